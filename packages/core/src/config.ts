@@ -1,0 +1,22 @@
+import type { InjectionToken } from "tsyringe";
+
+/** Settings every service may read. The server fills them from environment variables. */
+export interface RepositeConfig {
+  /** Public address of the API and the browser pages, for example `https://reposite.example`. */
+  baseUrl: string;
+  /** Domain under which project sites answer, `https://<slug>.<sitesDomain>`; may carry a port. */
+  sitesDomain: string;
+  /** Folder that holds everything the embedded defaults keep. */
+  dataDir: string;
+}
+
+export const CONFIG: InjectionToken<RepositeConfig> = Symbol.for("reposite.Config");
+
+/**
+ * The address of a project's site. Sites use the scheme of the service's own address, so a
+ * local server on `http://localhost:3000` gives `http://<slug>.localhost:3000`.
+ */
+export function siteUrl(config: Pick<RepositeConfig, "baseUrl" | "sitesDomain">, slug: string): string {
+  const scheme = new URL(config.baseUrl).protocol === "http:" ? "http" : "https";
+  return `${scheme}://${slug}.${config.sitesDomain}`;
+}

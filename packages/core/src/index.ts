@@ -1,0 +1,45 @@
+import "reflect-metadata";
+
+export { RepositeError } from "./errors.js";
+export { createReposite, DEFAULT_CONFIG, type CreateRepositeOptions, type Reposite } from "./create-reposite.js";
+export { CONFIG, siteUrl, type RepositeConfig } from "./config.js";
+
+export { CLOCK, type Clock } from "./ports/clock.js";
+export { IDS, type IdGenerator } from "./ports/ids.js";
+export { LOCKS, type Locks } from "./ports/locks.js";
+export { STORAGE, type RecordStorage } from "./ports/storage.js";
+export { REPO_HOSTS, type RepoHost, type RepoLink, type RepoFacts, type RepoAccess } from "./ports/repo-host.js";
+
+export { systemClock } from "./defaults/system-clock.js";
+export { randomIds } from "./defaults/random-ids.js";
+export { createInProcessLocks } from "./defaults/in-process-locks.js";
+
+export { AccountsService } from "./accounts/accounts-service.js";
+export type { Account } from "./accounts/account.js";
+export { TokensService, type CreatedToken, type Authenticated } from "./tokens/tokens-service.js";
+export {
+  TOKEN_LIFETIMES,
+  MAX_WORKING_TOKENS,
+  type TokenLifetime,
+  type TokenSource,
+  type TokenView,
+} from "./tokens/token.js";
+export { TOKEN_PREFIX } from "./tokens/token-secret.js";
+
+export { ProjectsService } from "./projects/projects-service.js";
+export type {
+  ProjectView,
+  ProjectDetailView,
+  ProjectType,
+  PageKind,
+  Wizard,
+  ColorMode,
+  DeploymentSummary,
+} from "./projects/project.js";
+export type { CreateProjectInput, UpdateProjectInput } from "./projects/project-input.js";
+export { DEPLOYMENT_STATUSES, type DeploymentStatus } from "./projects/deployment.js";
+export { RepositoriesService, type ResolvedRepository } from "./repositories/repositories-service.js";
+
+export * from "./designs/index.js";
+export * from "./repo-host/index.js";
+export { formatTimestamp, parseTimestamp } from "./util/timestamps.js";

@@ -1,0 +1,9 @@
+import type { InjectionToken } from "tsyringe";
+
+/** Makes identifiers for records. Ids must be unguessable: they appear in URLs. */
+export interface IdGenerator {
+  /** A new random id, for example `site_4k9x2m8q7w3n5p1z`. */
+  newId(prefix: string): string;
+}
+
+export const IDS: InjectionToken<IdGenerator> = Symbol.for("reposite.IdGenerator");

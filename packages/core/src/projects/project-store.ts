@@ -1,0 +1,55 @@
+import { inject, injectable } from "tsyringe";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import type { ProjectRecord } from "./project.js";
+
+const recordKey = (id: string) => `projects:${id}`;
+/** Per-owner index: listing one account's projects reads this record and those projects, nothing else. */
+const ownerIndexKey = (ownerId: string) => `owner-projects:${ownerId}`;
+
+/** Where project records live. The only place that knows their storage keys. */
+@injectable()
+export class ProjectStore {
+  constructor(
+    @inject(STORAGE) private readonly storage: RecordStorage,
+    @inject(LOCKS) private readonly locks: Locks,
+  ) {}
+
+  get(id: string): Promise<ProjectRecord | null> {
+    return this.storage.getItem<ProjectRecord>(recordKey(id));
+  }
+
+  async insert(project: ProjectRecord): Promise<void> {
+    await this.storage.setItem(recordKey(project.id), project);
+    await this.locks.withLock(ownerIndexKey(project.owner_id), async () => {
+      const ids = await this.ownerIds(project.owner_id);
+      await this.storage.setItem(ownerIndexKey(project.owner_id), [...ids, project.id]);
+    });
+  }
+
+  async update(project: ProjectRecord): Promise<void> {
+    await this.storage.setItem(recordKey(project.id), project);
+  }
+
+  async remove(project: ProjectRecord): Promise<void> {
+    await this.locks.withLock(ownerIndexKey(project.owner_id), async () => {
+      const ids = await this.ownerIds(project.owner_id);
+      await this.storage.setItem(
+        ownerIndexKey(project.owner_id),
+        ids.filter((id) => id !== project.id),
+      );
+    });
+    await this.storage.removeItem(recordKey(project.id));
+  }
+
+  /** One owner's projects in the order they were created. */
+  async listByOwner(ownerId: string): Promise<ProjectRecord[]> {
+    const ids = await this.ownerIds(ownerId);
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    return records.filter((record): record is ProjectRecord => record !== null);
+  }
+
+  private async ownerIds(ownerId: string): Promise<string[]> {
+    return (await this.storage.getItem<string[]>(ownerIndexKey(ownerId))) ?? [];
+  }
+}

@@ -1,0 +1,133 @@
+import { inject, injectable } from "tsyringe";
+import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
+import { findDesign, pickDesign } from "../designs/index.js";
+import { conflict, notFound, unprocessable } from "../errors.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { IDS, type IdGenerator } from "../ports/ids.js";
+import { RepositoriesService } from "../repositories/repositories-service.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { parseInput } from "../util/validation.js";
+import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
+import { createProjectSchema, updateProjectSchema, type CreateProjectInput, type UpdateProjectInput } from "./project-input.js";
+import { ProjectStore } from "./project-store.js";
+
+@injectable()
+export class ProjectsService {
+  constructor(
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(RepositoriesService) private readonly repositories: RepositoriesService,
+    @inject(CONFIG) private readonly config: RepositeConfig,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  /** A new project from a repository link; the design is picked from the repository when not given. */
+  async create(ownerId: string, input: CreateProjectInput): Promise<ProjectDetailView> {
+    const { repohost_url, name, design } = parseInput(createProjectSchema, input);
+    if (design !== undefined && design !== "") assertKnownDesign(design);
+    const { link, facts } = await this.repositories.resolve(repohost_url);
+    const now = formatTimestamp(this.clock.now());
+    const project: ProjectRecord = {
+      id: this.ids.newId("site"),
+      owner_id: ownerId,
+      created_at: now,
+      updated_at: now,
+      repository: {
+        host: link.host,
+        owner: facts.owner,
+        name: facts.name,
+        url: facts.url,
+        private: facts.private,
+        default_branch: facts.defaultBranch,
+        description: facts.description,
+        topics: facts.topics,
+      },
+      slug: null,
+      name: name ?? facts.name,
+      description: facts.description,
+      ga_id: "",
+      design: design || pickDesign({ name: facts.name, description: facts.description, topics: facts.topics }).id,
+      color_mode: "",
+      logo_url: "",
+      auth_redirect_to_app: false,
+      wizard: null,
+      deployment: null,
+      visits: 0,
+    };
+    await this.store.insert(project);
+    return this.detailView(project);
+  }
+
+  /** The caller's project, or `404` when it is missing or someone else's (no difference is shown). */
+  async getOwned(ownerId: string, id: string): Promise<ProjectRecord> {
+    const project = await this.store.get(id);
+    if (!project || project.owner_id !== ownerId) throw notFound("Project not found.");
+    return project;
+  }
+
+  async get(ownerId: string, id: string): Promise<ProjectDetailView> {
+    return this.detailView(await this.getOwned(ownerId, id));
+  }
+
+  /** The caller's projects, newest first (the owner index keeps creation order, finer than timestamps). */
+  async list(ownerId: string): Promise<ProjectView[]> {
+    const projects = await this.store.listByOwner(ownerId);
+    return projects.reverse().map((project) => this.view(project));
+  }
+
+  async update(ownerId: string, id: string, input: UpdateProjectInput): Promise<ProjectDetailView> {
+    const changes = parseInput(updateProjectSchema, input);
+    const project = await this.getOwned(ownerId, id);
+    if (changes.design) assertKnownDesign(changes.design);
+    if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
+      // Both parts arrive with publishing and hosting; until a project has them the switch stays off.
+      throw conflict(
+        "Sending people straight to the app needs a published sign-in page and a deployed app. Publish the site and deploy the app first.",
+        "auth_redirect_unavailable",
+      );
+    }
+    const updated: ProjectRecord = { ...project, ...changes, updated_at: formatTimestamp(this.clock.now()) };
+    await this.store.update(updated);
+    return this.detailView(updated);
+  }
+
+  /**
+   * Removes the project. With `purge` the published site goes down too; without it the site stays
+   * up (publishing keeps its own copy of the pages).
+   */
+  async delete(ownerId: string, id: string, _options: { purge?: boolean } = {}): Promise<void> {
+    const project = await this.getOwned(ownerId, id);
+    await this.store.remove(project);
+  }
+
+  private view(project: ProjectRecord): ProjectView {
+    return {
+      id: project.id,
+      slug: project.slug,
+      url: project.slug ? siteUrl(this.config, project.slug) : null,
+      name: project.name,
+      description: project.description,
+      ga_id: project.ga_id,
+      design: project.design,
+      color_mode: project.color_mode,
+      logo_url: project.logo_url,
+      auth_redirect_to_app: project.auth_redirect_to_app,
+      repohost_url: project.repository.url,
+      private: project.repository.private,
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+      visits: project.visits,
+      app_status: project.deployment?.status ?? null,
+    };
+  }
+
+  private detailView(project: ProjectRecord): ProjectDetailView {
+    return { ...this.view(project), wizard: project.wizard, deployment: project.deployment };
+  }
+}
+
+function assertKnownDesign(id: string): void {
+  if (!findDesign(id)) {
+    throw unprocessable(`There is no design "${id}". GET /app/designs lists them.`, "unknown_design", { field: "design" });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * What the Reposite HTTP API sends and accepts, as plain JSON shapes. The SDK declares them
+ * itself (it does not depend on the server's packages) so it stays a small, standalone client.
+ */
+
+/** A project's type; also the `type` a design suits. */
+export type ProjectType = "saas" | "website" | "landing";
+
+/** The pages a site can have; `template` is the landing page. */
+export type PageKind = "template" | "about" | "faq" | "auth";
+
+/** Appearance asked for on top of a design; `""` keeps the design's own. */
+export type ColorMode = "Dark mode" | "Light mode" | "";
+
+/** States of a project's hosted app. */
+export type DeploymentStatus = "configured" | "building" | "starting" | "running" | "stopped" | "failed";
+
+/** The project type and its pages, saved when a site is generated. */
+export interface Wizard {
+  mode: ProjectType;
+  /** Pages besides the landing page. */
+  pages: Exclude<PageKind, "template">[];
+  /** Whether the site has a community forum for registered people. */
+  community: boolean;
+}
+
+/** The project's hosted app, as a single-project read summarises it. */
+export interface DeploymentSummary {
+  status: DeploymentStatus;
+  /** The app's address; ends in `/app/`. */
+  url: string;
+}
+
+/** A project (site) as `GET /app/sites` lists it. */
+export interface ProjectView {
+  /** The `site_id` every other project call takes. */
+  id: string;
+  /** Null until an address is set. */
+  slug: string | null;
+  /** `https://<slug>.<sites domain>`; null until a slug is set. */
+  url: string | null;
+  /** Product name on every page; defaults to the repository's name. */
+  name: string;
+  description: string;
+  /** Analytics id, `""` when none. */
+  ga_id: string;
+  /** A design id, or `""` for the automatic pick. */
+  design: string;
+  color_mode: ColorMode;
+  logo_url: string;
+  auth_redirect_to_app: boolean;
+  /** The repository the project was made from. */
+  repohost_url: string;
+  /** Whether that repository is private. */
+  private: boolean;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  created_at: string;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  updated_at: string;
+  /** Page views of the published site. */
+  visits: number;
+  /** The hosted app's status, or null when the project has no app. */
+  app_status: DeploymentStatus | null;
+}
+
+/** A project read singly (and as created or updated): the list view plus its plan and its app. */
+export interface ProjectDetailView extends ProjectView {
+  /** Null until a site is generated, and for a landing page. */
+  wizard: Wizard | null;
+  /** Null while the project has no app. */
+  deployment: DeploymentSummary | null;
+}
+
+/** Body of `POST /app/sites`. */
+export interface CreateProjectInput {
+  /** A link to the repository, in any form the code-hosting service uses (web page, clone URL, SSH). */
+  repohost_url: string;
+  /** Product name; defaults to the repository's name. */
+  name?: string;
+  /** A design id from `designs.list()`; left out, the service picks one from the repository. */
+  design?: string;
+}
+
+/** Body of `PATCH /app/sites/{site_id}`: only the fields sent change. */
+export interface UpdateProjectInput {
+  name?: string;
+  description?: string;
+  /** `G-XXXXXXX` or `UA-000000-0`; `""` removes it. */
+  ga_id?: string;
+  /** A design id, or `""` for the automatic pick. Shows after the next generation. */
+  design?: string;
+  color_mode?: ColorMode;
+  /** An http(s) URL, or `""` to remove it. */
+  logo_url?: string;
+  /** Needs a published sign-in page and a deployed app. */
+  auth_redirect_to_app?: boolean;
+}
+
+/** Options of `DELETE /app/sites/{site_id}`. */
+export interface DeleteProjectOptions {
+  /** Also take the published site down (`?purge=1`). Without it the live site stays up. */
+  purge?: boolean;
+}
+
+/** A design from the catalogue (`GET /app/designs`). */
+export interface Design {
+  /** Stable id; what `design` fields take. */
+  id: string;
+  name: string;
+  /** One line. */
+  description: string;
+  /** The project type it suits. */
+  type: ProjectType;
+  scheme: "light" | "dark";
+}
+
+/** The body of every error answer. Some errors carry more fields (for example `attempts_left`). */
+export interface ApiErrorBody {
+  /** Human-readable. */
+  error: string;
+  /** Machine-readable; present only when there is something to tell apart. */
+  code?: string;
+  [field: string]: unknown;
+}

@@ -1,0 +1,21 @@
+import type { Reposite } from "@reposite/core";
+import { H3 } from "h3";
+import { errorResponse } from "./http/error-response.js";
+import { refusePreflight } from "./http/no-cors.js";
+import { designRoutes } from "./routes/designs.js";
+import { healthRoutes } from "./routes/health.js";
+import { projectRoutes } from "./routes/projects.js";
+
+/** The HTTP layer over a composed Reposite: routes only translate between HTTP and services. */
+export function createApp(reposite: Reposite): H3 {
+  const app = new H3({
+    // Errors are formatted (and unexpected ones logged) by errorResponse; h3 stays quiet.
+    silent: true,
+    onError: errorResponse,
+  });
+  app.use((event) => refusePreflight(event));
+  healthRoutes(app, reposite);
+  designRoutes(app);
+  projectRoutes(app, reposite);
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { CreateRepositeOptions } from "@reposite/core";
+
+/** Where the server listens. */
+export interface ListenSettings {
+  port: number;
+  hostname: string;
+}
+
+export interface ServerSettings {
+  listen: ListenSettings;
+  reposite: CreateRepositeOptions;
+}
+
+function port(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+    throw new Error(`[reposite] PORT must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return parsed;
+}
+
+/**
+ * Reads the reference server's settings from environment variables (the README's table).
+ * Every one has an embedded default, so an empty environment runs a working server.
+ */
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  const listen = { port: port(env.PORT, 3000), hostname: env.HOST || "127.0.0.1" };
+  const local = `localhost:${listen.port}`;
+  return {
+    listen,
+    reposite: {
+      config: {
+        baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),
+        sitesDomain: env.REPOSITE_SITES_DOMAIN || local,
+        dataDir: env.REPOSITE_DATA_DIR || ".reposite",
+      },
+      github: {
+        ...(env.REPOSITE_GITHUB_API_URL ? { apiUrl: env.REPOSITE_GITHUB_API_URL } : {}),
+        ...(env.REPOSITE_GITHUB_TOKEN ? { token: env.REPOSITE_GITHUB_TOKEN } : {}),
+      },
+    },
+  };
+}

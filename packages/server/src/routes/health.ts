@@ -1,0 +1,16 @@
+import { STORAGE, type Reposite } from "@reposite/core";
+import type { H3 } from "h3";
+
+/** For load balancers and operators: 200 when storage answers, 503 otherwise. */
+export function healthRoutes(app: H3, reposite: Reposite): void {
+  const storage = reposite.container.resolve(STORAGE);
+  app.get("/healthz", async (event) => {
+    try {
+      await storage.hasItem("health-probe");
+      return { status: "ok" };
+    } catch {
+      event.res.status = 503;
+      return { status: "unavailable", error: "Storage does not answer.", code: "storage_unavailable" };
+    }
+  });
+}

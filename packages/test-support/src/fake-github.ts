@@ -1,0 +1,271 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTarball } from "./tar.js";
+
+/** A repository the fake serves. */
+export interface FakeRepo {
+  owner: string;
+  name: string;
+  /** Visible only to requests carrying the fake's token. Default false. */
+  private?: boolean;
+  description?: string;
+  topics?: string[];
+  /** Default `main`. */
+  defaultBranch?: string;
+  /** README.md text; null or absent means the repository has none. */
+  readme?: string | null;
+  /** Files of every ref's tarball, by path inside the repository. */
+  files?: Record<string, string>;
+  /** Branches and tags besides the default branch that tarballs can be asked for. */
+  refs?: string[];
+}
+
+export interface FakeGitHubOptions {
+  repos?: FakeRepo[];
+  /** The one valid token: it sees private repos; any other bearer token gets 401 Bad credentials. */
+  token?: string;
+  /** Serve the API under this path, like GitHub Enterprise's `/api/v3`. Default none. */
+  pathPrefix?: string;
+}
+
+export interface FakeGitHubRequest {
+  method: string;
+  /** Path and query as received, prefix included. */
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FakeGitHub {
+  /** API base address, for example `http://127.0.0.1:41234` (with the path prefix, if any). */
+  url: string;
+  /** Every request received, in order; codeload downloads included. */
+  requests: FakeGitHubRequest[];
+  close(): Promise<void>;
+  /** While on, every API call answers 403 with `x-ratelimit-remaining: 0`, like GitHub does. */
+  setRateLimited(on: boolean): void;
+  addRepo(repo: FakeRepo): void;
+}
+
+const DOCS = "https://docs.github.com/rest";
+const RATE_LIMIT = 60;
+
+/**
+ * A loopback stand-in for GitHub's REST API: `GET /repos/{owner}/{repo}`, `…/readme` (raw or
+ * JSON), `…/tarball[/{ref}]` answering 302 to `/codeload/…`, which serves a real gzipped tarball.
+ */
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const repos = new Map<string, FakeRepo>();
+  const addRepo = (repo: FakeRepo) => repos.set(key(repo.owner, repo.name), repo);
+  for (const repo of options.repos ?? []) addRepo(repo);
+  const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
+  const requests: FakeGitHubRequest[] = [];
+  let rateLimited = false;
+  let origin = "";
+
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers });
+    try {
+      handle(req, res);
+    } catch (error) {
+      send(res, 500, { message: `fake GitHub failed: ${String(error)}` });
+    }
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+
+    if (segments[0] === "codeload") return codeload(res, segments.slice(1));
+    if (prefix && !url.pathname.startsWith(`${prefix}/`)) return notFound(res);
+    const [resource, owner, name, endpoint, ...ref] = prefix
+      ? url.pathname.slice(prefix.length).split("/").filter(Boolean).map(decodeURIComponent)
+      : segments;
+
+    if (rateLimited) return rateLimit(res);
+    const auth = authenticate(req.headers.authorization);
+    if (auth === "bad") return send(res, 401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
+    if (req.method !== "GET" || resource !== "repos" || !owner || !name) return notFound(res);
+    const repo = repos.get(key(owner, name));
+    if (!repo || (repo.private && auth !== "valid")) return notFound(res);
+
+    if (endpoint === undefined) return send(res, 200, repoJson(repo));
+    if (endpoint === "readme" && ref.length === 0) return readme(req, res, repo);
+    if (endpoint === "tarball") return tarball(res, repo, ref.join("/") || defaultBranch(repo));
+    return notFound(res);
+  }
+
+  function authenticate(header: string | undefined): "none" | "valid" | "bad" {
+    if (!header) return "none";
+    const match = /^(?:bearer|token)\s+(.+)$/i.exec(header);
+    return match && options.token !== undefined && match[1] === options.token ? "valid" : "bad";
+  }
+
+  function readme(req: IncomingMessage, res: ServerResponse, repo: FakeRepo): void {
+    if (repo.readme === undefined || repo.readme === null) return notFound(res);
+    const accept = req.headers.accept ?? "";
+    if (/application\/vnd\.github(?:\.v3)?\.raw/.test(accept)) {
+      res.writeHead(200, { "content-type": "application/vnd.github.raw; charset=utf-8", ...rateHeaders() });
+      res.end(repo.readme);
+      return;
+    }
+    const content = Buffer.from(repo.readme).toString("base64").replace(/.{1,60}/g, "$&\n");
+    const html = `https://github.com/${repo.owner}/${repo.name}`;
+    send(res, 200, {
+      type: "file",
+      encoding: "base64",
+      size: Buffer.byteLength(repo.readme),
+      name: "README.md",
+      path: "README.md",
+      content,
+      sha: sha(repo, "README.md"),
+      url: `${origin}${prefix}/repos/${repo.owner}/${repo.name}/contents/README.md?ref=${defaultBranch(repo)}`,
+      html_url: `${html}/blob/${defaultBranch(repo)}/README.md`,
+      download_url: `https://raw.githubusercontent.com/${repo.owner}/${repo.name}/${defaultBranch(repo)}/README.md`,
+    });
+  }
+
+  function tarball(res: ServerResponse, repo: FakeRepo, ref: string): void {
+    if (!hasRef(repo, ref)) return notFound(res);
+    const location = `${origin}/codeload/${repo.owner}/${repo.name}/legacy.tar.gz/${ref.split("/").map(encodeURIComponent).join("/")}`;
+    res.writeHead(302, { location, "content-length": "0", ...rateHeaders() });
+    res.end();
+  }
+
+  function codeload(res: ServerResponse, [owner, name, format, ...ref]: string[]): void {
+    const repo = owner && name ? repos.get(key(owner, name)) : undefined;
+    const refName = ref.join("/");
+    if (!repo || format !== "legacy.tar.gz" || !hasRef(repo, refName)) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("404: Not Found");
+      return;
+    }
+    const body = createTarball(repo.files ?? {}, `${repo.owner}-${repo.name}-${sha(repo, refName).slice(0, 7)}`);
+    res.writeHead(200, {
+      "content-type": "application/x-gzip",
+      "content-disposition": `attachment; filename=${repo.owner}-${repo.name}-${sha(repo, refName).slice(0, 7)}.tar.gz`,
+      "content-length": String(body.length),
+    });
+    res.end(body);
+  }
+
+  function rateLimit(res: ServerResponse): void {
+    const reset = Math.floor(Date.now() / 1000) + 60;
+    send(
+      res,
+      403,
+      {
+        message: "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
+        documentation_url: `${DOCS}/overview/resources-in-the-rest-api#rate-limiting`,
+      },
+      { "x-ratelimit-remaining": "0", "x-ratelimit-used": String(RATE_LIMIT), "x-ratelimit-reset": String(reset) },
+    );
+  }
+
+  function notFound(res: ServerResponse): void {
+    send(res, 404, { message: "Not Found", documentation_url: DOCS, status: "404" });
+  }
+
+  function repoJson(repo: FakeRepo) {
+    const html = `https://github.com/${repo.owner}/${repo.name}`;
+    const api = `${origin}${prefix}/repos/${repo.owner}/${repo.name}`;
+    return {
+      id: idOf(repo),
+      node_id: `R_${idOf(repo)}`,
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      private: repo.private ?? false,
+      owner: {
+        login: repo.owner,
+        id: idOf({ owner: repo.owner, name: "" }),
+        type: "User",
+        html_url: `https://github.com/${repo.owner}`,
+        url: `${origin}${prefix}/users/${repo.owner}`,
+      },
+      html_url: html,
+      description: repo.description ?? null,
+      fork: false,
+      url: api,
+      clone_url: `${html}.git`,
+      ssh_url: `git@github.com:${repo.owner}/${repo.name}.git`,
+      homepage: null,
+      language: null,
+      stargazers_count: 0,
+      forks_count: 0,
+      open_issues_count: 0,
+      archived: false,
+      disabled: false,
+      license: null,
+      topics: repo.topics ?? [],
+      visibility: repo.private ? "private" : "public",
+      default_branch: defaultBranch(repo),
+      created_at: "2024-01-01T00:00:00Z",
+      updated_at: "2024-01-01T00:00:00Z",
+      pushed_at: "2024-01-01T00:00:00Z",
+    };
+  }
+
+  function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(Buffer.byteLength(text)),
+      "x-github-media-type": "github.v3; format=json",
+      "x-github-api-version-selected": "2022-11-28",
+      ...rateHeaders(),
+      ...headers,
+    });
+    res.end(text);
+  }
+
+  function rateHeaders(): Record<string, string> {
+    return {
+      "x-ratelimit-limit": String(RATE_LIMIT),
+      "x-ratelimit-remaining": String(RATE_LIMIT - 1),
+      "x-ratelimit-reset": String(Math.floor(Date.now() / 1000) + 3600),
+      "x-ratelimit-resource": "core",
+    };
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: `${origin}${prefix}`,
+    requests,
+    addRepo,
+    setRateLimited: (on) => {
+      rateLimited = on;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** GitHub's owner and repository names are case-insensitive. */
+function key(owner: string, name: string): string {
+  return `${owner}/${name}`.toLowerCase();
+}
+
+function defaultBranch(repo: FakeRepo): string {
+  return repo.defaultBranch ?? "main";
+}
+
+function hasRef(repo: FakeRepo, ref: string): boolean {
+  return ref === defaultBranch(repo) || (repo.refs ?? []).includes(ref);
+}
+
+/** A stable fake commit id per repository and ref. */
+function sha(repo: FakeRepo, ref: string): string {
+  return createHash("sha1").update(`${repo.owner}/${repo.name}@${ref}`).digest("hex");
+}
+
+function idOf(repo: Pick<FakeRepo, "owner" | "name">): number {
+  return parseInt(sha({ ...repo } as FakeRepo, "id").slice(0, 8), 16);
+}

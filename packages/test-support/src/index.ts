@@ -1,0 +1,9 @@
+export {
+  startFakeGitHub,
+  type FakeGitHub,
+  type FakeGitHubOptions,
+  type FakeGitHubRequest,
+  type FakeRepo,
+} from "./fake-github.js";
+export { createTarball, readTar, writeTar, type TarEntry } from "./tar.js";
+export { repoHostContract, type RepoHostContractSetup } from "./contracts/repo-host-contract.js";
