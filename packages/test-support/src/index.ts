@@ -7,3 +7,5 @@ export {
 } from "./fake-github.js";
 export { createTarball, readTar, writeTar, type TarEntry } from "./tar.js";
 export { repoHostContract, type RepoHostContractSetup } from "./contracts/repo-host-contract.js";
+export * from "./contracts/storage-contract.js";
+export * from "./contracts/locks-contract.js";

@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { locksContract, storageContract } from "@reposite/test-support";
+import { createStorage } from "unstorage";
+import fsDriver from "unstorage/drivers/fs";
+import { describe, expect, it } from "vitest";
+import { createInProcessLocks, createReposite, randomIds, STORAGE } from "../src/index.js";
+
+storageContract("unstorage memory driver", async () => ({ storage: createStorage(), teardown: async () => {} }));
+
+storageContract("unstorage fs driver (the embedded default)", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "reposite-storage-"));
+  const storage = createStorage({ driver: fsDriver({ base: dir }) });
+  return { storage, teardown: () => rm(dir, { recursive: true, force: true }) };
+});
+
+locksContract("in-process locks (the embedded default)", createInProcessLocks);
+
+describe("ids", () => {
+  it("are prefixed, unguessable and distinct", () => {
+    const ids = new Set(Array.from({ length: 10_000 }, () => randomIds.newId("site")));
+    expect(ids.size).toBe(10_000);
+    for (const id of [...ids].slice(0, 100)) expect(id).toMatch(/^site_[0-9a-hjkmnp-tv-z]{16}$/);
+  });
+});
+
+describe("createReposite", () => {
+  it("keeps records under the data directory by default", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "reposite-data-"));
+    const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
+    try {
+      await reposite.accounts.findOrCreate("ada@example.com");
+      const again = createReposite({ config: { dataDir }, repoHosts: [] });
+      expect(await again.accounts.findByEmail("ada@example.com")).not.toBeNull();
+      await again.close();
+    } finally {
+      await reposite.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("lets an embedder replace any port, and keeps instances apart", async () => {
+    const storage = createStorage();
+    const fixed = { now: () => new Date("2030-05-06T07:08:09Z") };
+    const embedded = createReposite({ storage, clock: fixed, repoHosts: [] });
+    const other = createReposite({ storage: createStorage(), repoHosts: [] });
+    expect(embedded.container.resolve(STORAGE)).toBe(storage);
+    const { account } = await embedded.accounts.findOrCreate("ada@example.com");
+    expect(account.created_at).toBe("2030-05-06 07:08:09");
+    expect(await other.accounts.findByEmail("ada@example.com")).toBeNull();
+
+    const replaced = createReposite({
+      storage: createStorage(),
+      repoHosts: [],
+      register: (container) => container.register(STORAGE, { useValue: storage }),
+    });
+    expect(await replaced.accounts.findByEmail("ada@example.com")).not.toBeNull();
+  });
+});

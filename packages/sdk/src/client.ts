@@ -1,0 +1,244 @@
+import { ofetch, type $Fetch, type FetchResponse } from "ofetch";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  errorFromResponse,
+  RepositeSDKError,
+} from "./errors.js";
+import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, type HttpMethod } from "./internal/retry.js";
+import { Designs } from "./resources/designs.js";
+import { Sites } from "./resources/sites.js";
+
+export type { HttpMethod } from "./internal/retry.js";
+
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface ClientOptions {
+  /** Address of the API, for example `https://reposite.example`. */
+  baseURL: string;
+  /**
+   * API token, sent as `Authorization: Bearer <token>`. Optional: the few calls that need none
+   * (`designs.list()`) work without it.
+   */
+  token?: string;
+  /** The `fetch` to send requests with. Default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** How many times a failed request is retried (only where resending is safe). Default 2. */
+  maxRetries?: number;
+  /** Milliseconds one attempt may take before it is abandoned. Default 60 000. */
+  timeout?: number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * Waits between attempts. Tests pass one that records the delay and returns at once.
+   * @internal
+   */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Per-call options; every resource method takes them last. */
+export interface RequestOptions {
+  /** Headers for this call, over the client's. */
+  headers?: Record<string, string>;
+  /** Aborts the call (and any retry still to come). */
+  signal?: AbortSignal;
+  /** Milliseconds per attempt, instead of the client's `timeout`. */
+  timeout?: number;
+  /** Retries for this call, instead of the client's `maxRetries`. */
+  maxRetries?: number;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+/** Everything one request needs; resources build these through `get`, `post`, …. */
+export interface FinalRequestOptions extends RequestOptions {
+  method: HttpMethod;
+  /** Path under `baseURL`; build it with `path\`…\`` so ids are encoded. */
+  path: string;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, QueryValue>;
+  /** Sent as JSON. */
+  body?: unknown;
+  /**
+   * How a successful answer is read: `json` (default), `text` (app logs), or `stream`, which
+   * hands back the body unread (job streams). Retries only ever happen before a body is handed back.
+   */
+  responseType?: "json" | "text" | "stream";
+}
+
+export type MethodRequestOptions = Omit<FinalRequestOptions, "method" | "path">;
+
+/**
+ * A client of the Reposite HTTP API. Resources are fields: `client.sites.create(…)`,
+ * `client.designs.list()`.
+ */
+export class RepositeClient {
+  /** Projects (sites): create, list, read, change, delete. */
+  readonly sites: Sites;
+  /** The design catalogue. */
+  readonly designs: Designs;
+
+  readonly baseURL: string;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  // A private field: the token never shows when the client is logged or inspected.
+  readonly #token: string | undefined;
+  readonly #headers: Record<string, string>;
+  readonly #fetch: $Fetch;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: ClientOptions) {
+    if (typeof options?.baseURL !== "string" || !/^https?:\/\//i.test(options.baseURL)) {
+      throw new RepositeSDKError("baseURL must be the API's http(s) address, for example https://reposite.example.");
+    }
+    this.baseURL = options.baseURL.replace(/\/+$/, "");
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.#token = options.token || undefined;
+    this.#headers = { ...options.headers };
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // Retries, errors and timeouts are handled here (ofetch's own differ: it retries a 409 and any 500).
+    this.#fetch = ofetch.create(
+      { baseURL: this.baseURL, retry: false, ignoreResponseError: true },
+      options.fetch ? { fetch: options.fetch } : {},
+    );
+
+    this.sites = new Sites(this);
+    this.designs = new Designs(this);
+  }
+
+  get<T>(path: string, options?: MethodRequestOptions): Promise<T> {
+    return this.request<T>({ ...options, method: "GET", path });
+  }
+
+  post<T>(path: string, options?: MethodRequestOptions): Promise<T> {
+    return this.request<T>({ ...options, method: "POST", path });
+  }
+
+  put<T>(path: string, options?: MethodRequestOptions): Promise<T> {
+    return this.request<T>({ ...options, method: "PUT", path });
+  }
+
+  patch<T>(path: string, options?: MethodRequestOptions): Promise<T> {
+    return this.request<T>({ ...options, method: "PATCH", path });
+  }
+
+  delete<T>(path: string, options?: MethodRequestOptions): Promise<T> {
+    return this.request<T>({ ...options, method: "DELETE", path });
+  }
+
+  /**
+   * Sends a request, retrying where that is safe, and returns the parsed answer. Error statuses
+   * throw a `RepositeAPIError` subclass; no answer throws an `APIConnectionError`.
+   */
+  async request<T>(options: FinalRequestOptions): Promise<T> {
+    const maxRetries = options.maxRetries ?? this.maxRetries;
+    for (let attempt = 0; ; attempt++) {
+      const canRetry = attempt < maxRetries;
+      let response: FetchResponse<unknown>;
+      try {
+        response = await this.#attempt(options);
+      } catch (error) {
+        if (!canRetry || !APIConnectionError.isInstance(error) || !isRetryableFailure(options.method, error.cause)) throw error;
+        await this.#wait(retryDelay(attempt, null)!, options.signal);
+        continue;
+      }
+      if (response.ok) return response._data as T;
+
+      if (canRetry && isRetryableStatus(options.method, response.status)) {
+        const delay = retryDelay(attempt, response.headers.get("retry-after"));
+        if (delay !== null) {
+          await response.body?.cancel().catch(() => {});
+          await this.#wait(delay, options.signal);
+          continue;
+        }
+      }
+      throw errorFromResponse(response.status, response.statusText, await errorData(response, options), response.headers);
+    }
+  }
+
+  /** One try: the response (any status), or an `APIConnectionError` / `APIUserAbortError`. */
+  async #attempt(options: FinalRequestOptions): Promise<FetchResponse<unknown>> {
+    const { method, path, query, body, signal, responseType = "json" } = options;
+    if (signal?.aborted) throw new APIUserAbortError("The request was aborted.");
+    const timeout = options.timeout ?? this.timeout;
+    const timer = new AbortController();
+    const timeoutId = setTimeout(() => timer.abort(), timeout);
+    try {
+      return await this.#fetch.raw(path, {
+        method,
+        query: query && Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)),
+        headers: this.#requestHeaders(options),
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
+        responseType,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw new APIUserAbortError("The request was aborted.", { cause: error });
+      if (timer.signal.aborted) {
+        throw new APIConnectionTimeoutError(`${method} ${path} got no answer from ${this.#origin()} within ${timeout} ms.`, {
+          cause: error,
+        });
+      }
+      const code = networkErrorCodes(error)[0];
+      throw new APIConnectionError(`${method} ${path} could not reach ${this.#origin()}${code ? ` (${code})` : ""}.`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timeoutId);
+    }
+  }
+
+  #requestHeaders(options: FinalRequestOptions): Record<string, string> {
+    return {
+      accept: options.responseType === "stream" ? "text/event-stream" : "application/json",
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...this.#headers,
+      ...(this.#token ? { authorization: `Bearer ${this.#token}` } : {}),
+      ...options.headers,
+    };
+  }
+
+  /** Where requests go, without any path or credentials, for error messages. */
+  #origin(): string {
+    return new URL(this.baseURL).origin;
+  }
+
+  async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return this.#sleep(ms);
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(new APIUserAbortError("The request was aborted."));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#sleep(ms).then(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      }, reject);
+    });
+  }
+}
+
+/** The body of an error answer: parsed JSON when it is JSON, its text otherwise. */
+async function errorData(response: FetchResponse<unknown>, options: FinalRequestOptions): Promise<unknown> {
+  const data = response._data;
+  if ((options.responseType ?? "json") === "json") return data;
+  const text = typeof data === "string" ? data : await response.text().catch(() => "");
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A client of the Reposite HTTP API.
+ *
+ * @example
+ * const reposite = createClient({ baseURL: "https://reposite.example", token: process.env.REPOSITE_TOKEN });
+ * const site = await reposite.sites.create({ repohost_url: "https://github.com/acme/rocket-cli" });
+ */
+export function createClient(options: ClientOptions): RepositeClient {
+  return new RepositeClient(options);
+}

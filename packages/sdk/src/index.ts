@@ -1,0 +1,32 @@
+export {
+  createClient,
+  RepositeClient,
+  type ClientOptions,
+  type RequestOptions,
+  type FinalRequestOptions,
+  type MethodRequestOptions,
+  type QueryValue,
+  type HttpMethod,
+} from "./client.js";
+export { APIResource } from "./resource.js";
+export { Sites } from "./resources/sites.js";
+export { Designs } from "./resources/designs.js";
+export { path } from "./internal/path.js";
+export {
+  RepositeSDKError,
+  RepositeAPIError,
+  BadRequestError,
+  AuthenticationError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  GoneError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+} from "./errors.js";
+export type * from "./types.js";

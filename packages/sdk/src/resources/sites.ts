@@ -1,0 +1,38 @@
+import type { RequestOptions } from "../client.js";
+import { path } from "../internal/path.js";
+import { APIResource } from "../resource.js";
+import type { CreateProjectInput, DeleteProjectOptions, ProjectDetailView, ProjectView, UpdateProjectInput } from "../types.js";
+
+/** Projects (sites): a record made from a repository link; its `id` is the `site_id` of other calls. */
+export class Sites extends APIResource {
+  /**
+   * Creates a project from a repository link. `POST /app/sites` → `201`.
+   * The name defaults to the repository's; without `design` the service picks one from the repository.
+   */
+  async create(input: CreateProjectInput, options?: RequestOptions): Promise<ProjectDetailView> {
+    return this.client.post("/app/sites", { ...options, body: input });
+  }
+
+  /** The caller's projects, newest first, with address, visits and app state. `GET /app/sites`. */
+  async list(options?: RequestOptions): Promise<ProjectView[]> {
+    return this.client.get("/app/sites", options);
+  }
+
+  /** One project with its `wizard` and `deployment`. `GET /app/sites/{site_id}`; `NotFoundError` when it is not the caller's. */
+  async get(siteId: string, options?: RequestOptions): Promise<ProjectDetailView> {
+    return this.client.get(path`/app/sites/${siteId}`, options);
+  }
+
+  /** Changes the fields sent and returns the project. `PATCH /app/sites/{site_id}`. */
+  async update(siteId: string, changes: UpdateProjectInput, options?: RequestOptions): Promise<ProjectDetailView> {
+    return this.client.patch(path`/app/sites/${siteId}`, { ...options, body: changes });
+  }
+
+  /**
+   * Deletes the project and its hosted app. The published site stays up unless `purge` is set.
+   * `DELETE /app/sites/{site_id}` (`?purge=1`) → `204`.
+   */
+  async delete(siteId: string, params: DeleteProjectOptions = {}, options?: RequestOptions): Promise<void> {
+    return this.client.delete(path`/app/sites/${siteId}`, { ...options, query: { purge: params.purge ? "1" : undefined } });
+  }
+}
