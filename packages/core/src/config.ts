@@ -8,6 +8,10 @@ export interface RepositeConfig {
   sitesDomain: string;
   /** Folder that holds everything the embedded defaults keep. */
   dataDir: string;
+  /** Sender of the service's emails. */
+  mailFrom: string;
+  /** Emails of the accounts that may open the operator dashboard. */
+  operatorEmails: string[];
 }
 
 export const CONFIG: InjectionToken<RepositeConfig> = Symbol.for("reposite.Config");

@@ -4,6 +4,12 @@ import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createStorage } from "unstorage";
 import fsDriver from "unstorage/drivers/fs";
 import { AccountsService } from "./accounts/accounts-service.js";
+import { AgentLoginService } from "./agent-login/agent-login-service.js";
+import { createOutboxMailer } from "./defaults/outbox-mailer.js";
+import { MAILER, type Mailer } from "./ports/mailer.js";
+import { SessionsService } from "./sessions/sessions-service.js";
+import { SignInLinks } from "./sessions/sign-in-links.js";
+import { RateLimiter } from "./util/rate-limiter.js";
 import { CONFIG, type RepositeConfig } from "./config.js";
 import { createInProcessLocks } from "./defaults/in-process-locks.js";
 import { randomIds } from "./defaults/random-ids.js";
@@ -28,6 +34,8 @@ export interface CreateRepositeOptions {
   repoHosts?: RepoHost[];
   /** Options of the default GitHub repo host, when `repoHosts` is not given. */
   github?: GitHubRepoHostOptions;
+  /** Outgoing mail; default: one file per message in `<dataDir>/outbox`. */
+  mailer?: Mailer;
   clock?: Clock;
   ids?: IdGenerator;
   locks?: Locks;
@@ -43,6 +51,9 @@ export interface Reposite {
   readonly tokens: TokensService;
   readonly projects: ProjectsService;
   readonly repositories: RepositoriesService;
+  readonly signInLinks: SignInLinks;
+  readonly sessions: SessionsService;
+  readonly agentLogin: AgentLoginService;
   /** Lets go of what the ports hold (storage handles, timers). */
   close(): Promise<void>;
 }
@@ -51,6 +62,8 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   baseUrl: "http://localhost:3000",
   sitesDomain: "localhost:3000",
   dataDir: ".reposite",
+  mailFrom: "Reposite <no-reply@localhost>",
+  operatorEmails: [],
 };
 
 /**
@@ -69,7 +82,21 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   container.register(IDS, { useValue: options.ids ?? randomIds });
   container.register(LOCKS, { useValue: options.locks ?? createInProcessLocks() });
   container.register(REPO_HOSTS, { useValue: options.repoHosts ?? [createGitHubRepoHost(options.github)] });
-  for (const service of [AccountsService, TokensService, ProjectStore, ProjectsService, RepositoriesService]) {
+  container.register(MAILER, {
+    useValue: options.mailer ?? createOutboxMailer({ dir: resolve(config.dataDir, "outbox"), from: config.mailFrom }),
+  });
+  const services = [
+    AccountsService,
+    TokensService,
+    ProjectStore,
+    ProjectsService,
+    RepositoriesService,
+    RateLimiter,
+    SignInLinks,
+    SessionsService,
+    AgentLoginService,
+  ];
+  for (const service of services) {
     container.registerSingleton(service as new (...args: never[]) => unknown);
   }
   options.register?.(container);
@@ -81,6 +108,9 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     tokens: container.resolve(TokensService),
     projects: container.resolve(ProjectsService),
     repositories: container.resolve(RepositoriesService),
+    signInLinks: container.resolve(SignInLinks),
+    sessions: container.resolve(SessionsService),
+    agentLogin: container.resolve(AgentLoginService),
     close: () => storage.dispose(),
   };
 }

@@ -25,7 +25,7 @@ export class RepositeError extends Error {
   }
 
   toJSON(): { error: string; code?: string } & Record<string, unknown> {
-    return { error: this.message, ...(this.code ? { code: this.code } : {}), ...this.details };
+    return { ...this.details, error: this.message, ...(this.code ? { code: this.code } : {}) };
   }
 }
 

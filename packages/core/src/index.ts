@@ -8,6 +8,8 @@ export { CLOCK, type Clock } from "./ports/clock.js";
 export { IDS, type IdGenerator } from "./ports/ids.js";
 export { LOCKS, type Locks } from "./ports/locks.js";
 export { STORAGE, type RecordStorage } from "./ports/storage.js";
+export { MAILER, type Mailer, type MailMessage } from "./ports/mailer.js";
+export { createOutboxMailer, type OutboxMailerOptions, type OutboxMessage } from "./defaults/outbox-mailer.js";
 export { REPO_HOSTS, type RepoHost, type RepoLink, type RepoFacts, type RepoAccess } from "./ports/repo-host.js";
 
 export { systemClock } from "./defaults/system-clock.js";
@@ -43,3 +45,16 @@ export { RepositoriesService, type ResolvedRepository } from "./repositories/rep
 export * from "./designs/index.js";
 export * from "./repo-host/index.js";
 export { formatTimestamp, parseTimestamp } from "./util/timestamps.js";
+
+export { SignInLinks, safeNextPath, SIGN_IN_EMAILS_PER_HOUR, type SendResult } from "./sessions/sign-in-links.js";
+export { SessionsService, SESSION_TTL_MS, type BrowserSession } from "./sessions/sessions-service.js";
+export { AgentLoginService, type IssuedAgentToken } from "./agent-login/agent-login-service.js";
+export {
+  CODE_ALPHABET,
+  LOGIN_REQUEST_TTL_SECONDS,
+  LOGINS_PER_ADDRESS_PER_HOUR,
+  MAX_WRONG_CODES,
+  type LoginRequestView,
+  type LoginRequestPage,
+} from "./agent-login/login-request.js";
+export { RateLimiter, type RateLimit } from "./util/rate-limiter.js";

@@ -14,6 +14,7 @@ export type { HttpMethod } from "./internal/retry.js";
 
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_TIMEOUT_MS = 60_000;
+const ACCEPT = { json: "application/json", text: "text/plain", stream: "text/event-stream" } as const;
 
 export interface ClientOptions {
   /** Address of the API, for example `https://reposite.example`. */
@@ -88,15 +89,15 @@ export class RepositeClient {
   readonly #headers: Record<string, string>;
   readonly #fetch: $Fetch;
   readonly #sleep: (ms: number) => Promise<void>;
+  /** Where requests go, without path or credentials: safe in error messages. */
+  readonly #origin: string;
 
   constructor(options: ClientOptions) {
-    if (typeof options?.baseURL !== "string" || !/^https?:\/\//i.test(options.baseURL)) {
-      throw new RepositeSDKError("baseURL must be the API's http(s) address, for example https://reposite.example.");
-    }
-    this.baseURL = options.baseURL.replace(/\/+$/, "");
+    this.baseURL = checkBaseURL(options?.baseURL);
+    this.#origin = new URL(this.baseURL).origin;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    this.#token = options.token || undefined;
+    this.#token = checkToken(options.token);
     this.#headers = { ...options.headers };
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     // Retries, errors and timeouts are handled here (ofetch's own differ: it retries a 409 and any 500).
@@ -178,12 +179,12 @@ export class RepositeClient {
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError("The request was aborted.", { cause: error });
       if (timer.signal.aborted) {
-        throw new APIConnectionTimeoutError(`${method} ${path} got no answer from ${this.#origin()} within ${timeout} ms.`, {
+        throw new APIConnectionTimeoutError(`${method} ${path} got no answer from ${this.#origin} within ${timeout} ms.`, {
           cause: error,
         });
       }
       const code = networkErrorCodes(error)[0];
-      throw new APIConnectionError(`${method} ${path} could not reach ${this.#origin()}${code ? ` (${code})` : ""}.`, {
+      throw new APIConnectionError(`${method} ${path} could not reach ${this.#origin}${code ? ` (${code})` : ""}.`, {
         cause: error,
       });
     } finally {
@@ -193,17 +194,12 @@ export class RepositeClient {
 
   #requestHeaders(options: FinalRequestOptions): Record<string, string> {
     return {
-      accept: options.responseType === "stream" ? "text/event-stream" : "application/json",
+      accept: ACCEPT[options.responseType ?? "json"],
       ...(options.body === undefined ? {} : { "content-type": "application/json" }),
       ...this.#headers,
       ...(this.#token ? { authorization: `Bearer ${this.#token}` } : {}),
       ...options.headers,
     };
-  }
-
-  /** Where requests go, without any path or credentials, for error messages. */
-  #origin(): string {
-    return new URL(this.baseURL).origin;
   }
 
   async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -218,6 +214,27 @@ export class RepositeClient {
       }, reject);
     });
   }
+}
+
+function checkBaseURL(baseURL: unknown): string {
+  const url = typeof baseURL === "string" && URL.canParse(baseURL) ? new URL(baseURL) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new RepositeSDKError("baseURL must be the API's http(s) address, for example https://reposite.example.");
+  }
+  return (baseURL as string).replace(/\/+$/, "");
+}
+
+/**
+ * The token, trimmed (one read from a file often ends in a newline). A token that cannot go in a
+ * header is refused here, because fetch's own error would quote it.
+ */
+function checkToken(token: string | undefined): string | undefined {
+  const trimmed = token?.trim();
+  if (!trimmed) return undefined;
+  if (!/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw new RepositeSDKError("The token has characters that cannot be sent in a header; check how it was copied.");
+  }
+  return trimmed;
 }
 
 /** The body of an error answer: parsed JSON when it is JSON, its text otherwise. */

@@ -3,26 +3,27 @@ import type { ApiErrorBody } from "./types.js";
 /*
  * Every class carries its own `Symbol.for` marker, and `isInstance` checks for it: unlike
  * `instanceof`, that works when an application ends up with two copies of this package.
+ * (Written out one by one: `Symbol.for(...)` assigned to a const is a `unique symbol` type,
+ * which class members keyed by it need.)
  */
-const marker = (name: string) => Symbol.for(`@reposite/sdk.${name}`);
 const hasMarker = (value: unknown, symbol: symbol): boolean =>
   typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
 
-const SDK_ERROR = marker("RepositeSDKError");
-const API_ERROR = marker("RepositeAPIError");
-const BAD_REQUEST = marker("BadRequestError");
-const AUTHENTICATION = marker("AuthenticationError");
-const PAYMENT_REQUIRED = marker("PaymentRequiredError");
-const PERMISSION_DENIED = marker("PermissionDeniedError");
-const NOT_FOUND = marker("NotFoundError");
-const CONFLICT = marker("ConflictError");
-const GONE = marker("GoneError");
-const UNPROCESSABLE = marker("UnprocessableEntityError");
-const RATE_LIMIT = marker("RateLimitError");
-const INTERNAL = marker("InternalServerError");
-const CONNECTION = marker("APIConnectionError");
-const TIMEOUT = marker("APIConnectionTimeoutError");
-const USER_ABORT = marker("APIUserAbortError");
+const SDK_ERROR = Symbol.for("@reposite/sdk.RepositeSDKError");
+const API_ERROR = Symbol.for("@reposite/sdk.RepositeAPIError");
+const BAD_REQUEST = Symbol.for("@reposite/sdk.BadRequestError");
+const AUTHENTICATION = Symbol.for("@reposite/sdk.AuthenticationError");
+const PAYMENT_REQUIRED = Symbol.for("@reposite/sdk.PaymentRequiredError");
+const PERMISSION_DENIED = Symbol.for("@reposite/sdk.PermissionDeniedError");
+const NOT_FOUND = Symbol.for("@reposite/sdk.NotFoundError");
+const CONFLICT = Symbol.for("@reposite/sdk.ConflictError");
+const GONE = Symbol.for("@reposite/sdk.GoneError");
+const UNPROCESSABLE = Symbol.for("@reposite/sdk.UnprocessableEntityError");
+const RATE_LIMIT = Symbol.for("@reposite/sdk.RateLimitError");
+const INTERNAL = Symbol.for("@reposite/sdk.InternalServerError");
+const CONNECTION = Symbol.for("@reposite/sdk.APIConnectionError");
+const TIMEOUT = Symbol.for("@reposite/sdk.APIConnectionTimeoutError");
+const USER_ABORT = Symbol.for("@reposite/sdk.APIUserAbortError");
 
 /** Every error this SDK throws; also thrown as is for calls it refuses to send (for example an empty id). */
 export class RepositeSDKError extends Error {

@@ -97,7 +97,22 @@ describe("requests", () => {
   });
 
   it("rejects a baseURL that is not an http(s) address", () => {
-    expect(() => createClient({ baseURL: "localhost:3000" })).toThrow(RepositeSDKError);
+    for (const baseURL of ["localhost:3000", "http://", "ftp://reposite.example", undefined as never]) {
+      expect(() => createClient({ baseURL })).toThrow(RepositeSDKError);
+    }
+  });
+
+  it("trims the token, and refuses one that cannot go in a header without quoting it", async () => {
+    const { client, requests } = await scripted([OK], { token: `  ${TOKEN}\n` });
+    await client.sites.list();
+    expect(requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    const broken = `${TOKEN}\nx-injected: 1`;
+    expect(() => createClient({ baseURL: server!.url, token: broken })).toThrow(RepositeSDKError);
+    try {
+      createClient({ baseURL: server!.url, token: broken });
+    } catch (error) {
+      expect(inspect(error)).not.toContain(TOKEN);
+    }
   });
 });
 
@@ -166,7 +181,7 @@ describe("errors", () => {
     const { client, requests } = await scripted([silence]);
     const controller = new AbortController();
     const call = client.sites.list({ signal: controller.signal });
-    await vi_waitFor(() => requests.length === 1);
+    await waitUntil(() => requests.length === 1);
     controller.abort();
     await expect(call).rejects.toSatisfy(APIUserAbortError.isInstance);
     expect(requests).toHaveLength(1);
@@ -284,6 +299,6 @@ describe("retries", () => {
   });
 });
 
-async function vi_waitFor(condition: () => boolean): Promise<void> {
+async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -9,3 +9,4 @@ export { createTarball, readTar, writeTar, type TarEntry } from "./tar.js";
 export { repoHostContract, type RepoHostContractSetup } from "./contracts/repo-host-contract.js";
 export * from "./contracts/storage-contract.js";
 export * from "./contracts/locks-contract.js";
+export { readOutbox, lastMailTo, linkIn } from "./outbox.js";

@@ -29,6 +29,7 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
     console.error(`[reposite] ${event.req.method} ${event.url.pathname} failed:`, cause ?? error);
   }
   const headers = new Headers({ "content-type": "application/json;charset=UTF-8", "cache-control": "no-store" });
+  if (typeof body.retry_after === "number") headers.set("retry-after", String(body.retry_after));
   if (status === 401) headers.set("www-authenticate", 'Bearer realm="reposite"');
   // The rest of an oversized body is never read, so this connection cannot carry another request.
   if (status === 413) headers.set("connection", "close");
