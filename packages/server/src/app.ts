@@ -4,10 +4,17 @@ import { errorResponse } from "./http/error-response.js";
 import { refusePreflight } from "./http/no-cors.js";
 import { designRoutes } from "./routes/designs.js";
 import { healthRoutes } from "./routes/health.js";
+import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
+import { tokenRoutes } from "./routes/tokens.js";
+
+export interface AppOptions {
+  /** Believe `X-Forwarded-For` for the caller's address (only behind a proxy you control). */
+  trustProxy?: boolean;
+}
 
 /** The HTTP layer over a composed Reposite: routes only translate between HTTP and services. */
-export function createApp(reposite: Reposite): H3 {
+export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   const app = new H3({
     // Errors are formatted (and unexpected ones logged) by errorResponse; h3 stays quiet.
     silent: true,
@@ -17,5 +24,7 @@ export function createApp(reposite: Reposite): H3 {
   healthRoutes(app, reposite);
   designRoutes(app);
   projectRoutes(app, reposite);
+  agentRoutes(app, reposite, options);
+  tokenRoutes(app, reposite);
   return app;
 }

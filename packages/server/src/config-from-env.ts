@@ -9,6 +9,8 @@ export interface ListenSettings {
 export interface ServerSettings {
   listen: ListenSettings;
   reposite: CreateRepositeOptions;
+  /** Believe `X-Forwarded-For` (REPOSITE_TRUST_PROXY=1), only behind a proxy you control. */
+  trustProxy?: boolean;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -29,11 +31,17 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   const local = `localhost:${listen.port}`;
   return {
     listen,
+    trustProxy: env.REPOSITE_TRUST_PROXY === "1" || env.REPOSITE_TRUST_PROXY === "true",
     reposite: {
       config: {
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),
         sitesDomain: env.REPOSITE_SITES_DOMAIN || local,
         dataDir: env.REPOSITE_DATA_DIR || ".reposite",
+        ...(env.REPOSITE_MAIL_FROM ? { mailFrom: env.REPOSITE_MAIL_FROM } : {}),
+        operatorEmails: (env.REPOSITE_OPERATORS ?? "")
+          .split(",")
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
       },
       github: {
         ...(env.REPOSITE_GITHUB_API_URL ? { apiUrl: env.REPOSITE_GITHUB_API_URL } : {}),

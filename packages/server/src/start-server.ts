@@ -22,7 +22,7 @@ export async function startServer(
   const settings = options.settings ?? settingsFromEnv();
   const reposite = options.reposite ?? createReposite(settings.reposite);
   const { port, hostname } = settings.listen;
-  const listener = await listen(toNodeHandler(createApp(reposite)), {
+  const listener = await listen(toNodeHandler(createApp(reposite, { trustProxy: settings.trustProxy ?? false })), {
     // A busy port is an error for a server, not a reason to move to another one.
     port: port === 0 ? { random: true, host: hostname } : { port, portRange: [port, port], alternativePortRange: [port, port], host: hostname },
     hostname,

@@ -10,3 +10,4 @@ export { repoHostContract, type RepoHostContractSetup } from "./contracts/repo-h
 export * from "./contracts/storage-contract.js";
 export * from "./contracts/locks-contract.js";
 export { readOutbox, lastMailTo, linkIn } from "./outbox.js";
+export { mailerContract, type MailerContractSetup, type ReceivedMail } from "./contracts/mailer-contract.js";

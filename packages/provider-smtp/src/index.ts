@@ -1,0 +1,1 @@
+export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from "./smtp-mailer.js";
