@@ -7,8 +7,10 @@ import {
   RepositeSDKError,
 } from "./errors.js";
 import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, type HttpMethod } from "./internal/retry.js";
+import { Agent } from "./resources/agent.js";
 import { Designs } from "./resources/designs.js";
 import { Sites } from "./resources/sites.js";
+import { Tokens } from "./resources/tokens.js";
 
 export type { HttpMethod } from "./internal/retry.js";
 
@@ -80,6 +82,10 @@ export class RepositeClient {
   readonly sites: Sites;
   /** The design catalogue. */
   readonly designs: Designs;
+  /** Agent login, and who the token acts as. */
+  readonly agent: Agent;
+  /** The account's tokens: list and revoke. */
+  readonly tokens: Tokens;
 
   readonly baseURL: string;
   readonly maxRetries: number;
@@ -108,6 +114,8 @@ export class RepositeClient {
 
     this.sites = new Sites(this);
     this.designs = new Designs(this);
+    this.agent = new Agent(this);
+    this.tokens = new Tokens(this);
   }
 
   get<T>(path: string, options?: MethodRequestOptions): Promise<T> {

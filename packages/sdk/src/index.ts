@@ -11,6 +11,8 @@ export {
 export { APIResource } from "./resource.js";
 export { Sites } from "./resources/sites.js";
 export { Designs } from "./resources/designs.js";
+export { Agent, type AgentLogin } from "./resources/agent.js";
+export { Tokens } from "./resources/tokens.js";
 export { path } from "./internal/path.js";
 export {
   RepositeSDKError,

@@ -122,3 +122,63 @@ export interface ApiErrorBody {
   code?: string;
   [field: string]: unknown;
 }
+
+/** Where a token came from: made by a person in the browser, or obtained by an agent with a code. */
+export type TokenSource = "account" | "agent";
+
+/** A token as listed; the secret is never listed. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC. */
+export interface Token {
+  id: string;
+  name: string;
+  /** Last characters of the secret. */
+  hint: string;
+  source: TokenSource;
+  created_at: string;
+  /** null for a token that never expires. */
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+/** `GET /agent/me`. */
+export interface Me {
+  user: User;
+  auth: "token";
+  token: Token;
+}
+
+/** Input of `POST /agent/login`. */
+export interface AgentLoginInput {
+  /** The person's email: a sign-in link is mailed there (a new address gets an account). */
+  email?: string;
+  /** The name of the program asking, shown to the person. */
+  client: string;
+}
+
+/** The answer of `POST /agent/login`. */
+export interface LoginRequest {
+  request_id: string;
+  /** The page the person opens to sign in and see the code. */
+  verification_url: string;
+  /** Seconds the request lives (900). */
+  expires_in: number;
+  email_sent: boolean;
+  /** Why no email went out, when one was asked for. */
+  email_error?: string;
+  /** What to tell the person, in a sentence. */
+  next_step: string;
+}
+
+/** The answer of `POST /agent/token`. */
+export interface AgentToken {
+  /** The secret: keep it out of URLs, logs and commits. */
+  token: string;
+  token_type: "Bearer";
+  token_id: string;
+  expires_at: string | null;
+  user: User;
+}
