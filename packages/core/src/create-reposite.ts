@@ -111,6 +111,10 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     signInLinks: container.resolve(SignInLinks),
     sessions: container.resolve(SessionsService),
     agentLogin: container.resolve(AgentLoginService),
-    close: () => storage.dispose(),
+    async close() {
+      const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
+      mailer.close?.();
+      await storage.dispose();
+    },
   };
 }

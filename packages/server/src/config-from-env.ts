@@ -1,4 +1,5 @@
 import type { CreateRepositeOptions } from "@reposite/core";
+import { createSmtpMailer } from "@reposite/provider-smtp";
 
 /** Where the server listens. */
 export interface ListenSettings {
@@ -29,6 +30,7 @@ function port(value: string | undefined, fallback: number): number {
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSettings {
   const listen = { port: port(env.PORT, 3000), hostname: env.HOST || "127.0.0.1" };
   const local = `localhost:${listen.port}`;
+  const mailFrom = env.REPOSITE_MAIL_FROM || "Reposite <no-reply@localhost>";
   return {
     listen,
     trustProxy: env.REPOSITE_TRUST_PROXY === "1" || env.REPOSITE_TRUST_PROXY === "true",
@@ -37,12 +39,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),
         sitesDomain: env.REPOSITE_SITES_DOMAIN || local,
         dataDir: env.REPOSITE_DATA_DIR || ".reposite",
-        ...(env.REPOSITE_MAIL_FROM ? { mailFrom: env.REPOSITE_MAIL_FROM } : {}),
+        mailFrom,
         operatorEmails: (env.REPOSITE_OPERATORS ?? "")
           .split(",")
           .map((email) => email.trim().toLowerCase())
           .filter(Boolean),
       },
+      // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
+      ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),
       github: {
         ...(env.REPOSITE_GITHUB_API_URL ? { apiUrl: env.REPOSITE_GITHUB_API_URL } : {}),
         ...(env.REPOSITE_GITHUB_TOKEN ? { token: env.REPOSITE_GITHUB_TOKEN } : {}),

@@ -11,3 +11,4 @@ export * from "./contracts/storage-contract.js";
 export * from "./contracts/locks-contract.js";
 export { readOutbox, lastMailTo, linkIn } from "./outbox.js";
 export { mailerContract, type MailerContractSetup, type ReceivedMail } from "./contracts/mailer-contract.js";
+export { launchBrowser, DEFAULT_CHROMIUM_PATH, CHROMIUM_ARGS } from "./browser.js";

@@ -24,11 +24,13 @@ export interface OutboxMessage extends MailMessage {
  */
 export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
   const log = options.log ?? ((line: string) => console.log(line));
+  // File names sort by send time; a strictly increasing clock keeps same-millisecond sends in order.
+  let last = 0;
   return {
     async send(message) {
+      last = Math.max(Date.now(), last + 1);
+      const sentAt = new Date(last);
       await mkdir(options.dir, { recursive: true });
-      const sentAt = new Date();
-      // Sortable by time, unique within the same millisecond.
       const file = join(options.dir, `${sentAt.toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.json`);
       const record: OutboxMessage = { from: options.from, ...message, sent_at: sentAt.toISOString() };
       await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);

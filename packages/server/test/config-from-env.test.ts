@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../src/config-from-env.js";
+
+describe("settings from the environment", () => {
+  it("run on embedded defaults with an empty environment", () => {
+    const settings = settingsFromEnv({});
+    expect(settings.listen).toEqual({ port: 3000, hostname: "127.0.0.1" });
+    expect(settings.reposite.config).toMatchObject({
+      baseUrl: "http://localhost:3000",
+      sitesDomain: "localhost:3000",
+      dataDir: ".reposite",
+      operatorEmails: [],
+    });
+    expect(settings.reposite.mailer).toBeUndefined();
+    expect(settings.reposite.github).toEqual({});
+    expect(settings.trustProxy).toBe(false);
+  });
+
+  it("read every variable of the README's table", () => {
+    const settings = settingsFromEnv({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      REPOSITE_DATA_DIR: "/var/lib/reposite",
+      REPOSITE_BASE_URL: "https://reposite.example/",
+      REPOSITE_SITES_DOMAIN: "sites.example",
+      REPOSITE_GITHUB_API_URL: "https://ghe.example/api/v3",
+      REPOSITE_GITHUB_TOKEN: "ghp_x",
+      REPOSITE_MAIL_FROM: "Sites <sites@example.com>",
+      REPOSITE_OPERATORS: "Ops@Example.com, root@example.com",
+      REPOSITE_TRUST_PROXY: "1",
+      SMTP_URL: "smtp://user:pass@127.0.0.1:2525",
+    });
+    expect(settings.listen).toEqual({ port: 8080, hostname: "0.0.0.0" });
+    expect(settings.reposite.config).toEqual({
+      baseUrl: "https://reposite.example",
+      sitesDomain: "sites.example",
+      dataDir: "/var/lib/reposite",
+      mailFrom: "Sites <sites@example.com>",
+      operatorEmails: ["ops@example.com", "root@example.com"],
+    });
+    expect(settings.reposite.github).toEqual({ apiUrl: "https://ghe.example/api/v3", token: "ghp_x" });
+    expect(typeof settings.reposite.mailer?.send).toBe("function");
+    expect(settings.trustProxy).toBe(true);
+  });
+
+  it("refuse a port that is not a port", () => {
+    expect(() => settingsFromEnv({ PORT: "http" })).toThrow(/PORT/);
+  });
+});
