@@ -27,9 +27,13 @@ export type SendResult = { sent: true } | { sent: false; error: string };
 
 const emailSchema = z.string({ message: "an email address is required" }).trim().toLowerCase().pipe(z.email({ message: "a valid email address is required" }));
 
-/** Only paths on this server: an open redirect would turn sign-in mails into phishing tools. */
+/**
+ * Only paths on this server: an open redirect would turn sign-in mails into phishing tools.
+ * Whitespace and control characters are refused too: browsers drop tabs and newlines inside a
+ * URL, so `/\t/evil.example` would become `//evil.example`.
+ */
 export function safeNextPath(next: string | undefined): string {
-  return next && /^\/(?![/\\])/.test(next) ? next : "/account";
+  return next && /^\/(?![/\\])[^\s\x00-\x1f\x7f]*$/.test(next) ? next : "/account";
 }
 
 @injectable()
