@@ -7,6 +7,9 @@ import { healthRoutes } from "./routes/health.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
 import { tokenRoutes } from "./routes/tokens.js";
+import { accountPageRoutes } from "./routes/account-pages.js";
+import { agentPageRoutes } from "./routes/agent-pages.js";
+import { adminPageRoutes } from "./routes/admin-pages.js";
 
 export interface AppOptions {
   /** Believe `X-Forwarded-For` for the caller's address (only behind a proxy you control). */
@@ -26,5 +29,8 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   projectRoutes(app, reposite);
   agentRoutes(app, reposite, options);
   tokenRoutes(app, reposite);
+  accountPageRoutes(app, reposite);
+  agentPageRoutes(app, reposite);
+  adminPageRoutes(app, reposite);
   return app;
 }

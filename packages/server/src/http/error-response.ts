@@ -1,5 +1,8 @@
 import { RepositeError } from "@reposite/core";
 import { HTTPError, type H3Event } from "h3";
+import { errorPage } from "../pages/error-page.js";
+import { pageResponse } from "../pages/layout.js";
+import { isPageRequest } from "./page-route.js";
 
 /** Messages for statuses h3 raises itself, worded for people calling the API. */
 const H3_MESSAGES: Record<number, { error: string; code: string }> = {
@@ -11,7 +14,9 @@ const H3_MESSAGES: Record<number, { error: string; code: string }> = {
 
 /**
  * Every error leaves as JSON `{error, code?}` (plus a RepositeError's details), never h3's
- * default body. Unexpected errors are logged and answered without their internals.
+ * default body. Unexpected errors are logged and answered without their internals. Errors of
+ * browser pages (routes marked by `pageRoute`) are the same words as an HTML page, unless the
+ * request carries an Authorization header: that is a program, and it gets the JSON.
  */
 export function errorResponse(error: HTTPError, event: H3Event): Response {
   const cause = error.cause;
@@ -28,10 +33,15 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
     body = { error: "Something went wrong on our side. Try again; if it keeps happening, tell the operator.", code: "internal" };
     console.error(`[reposite] ${event.req.method} ${event.url.pathname} failed:`, cause ?? error);
   }
-  const headers = new Headers({ "content-type": "application/json;charset=UTF-8", "cache-control": "no-store" });
-  if (typeof body.retry_after === "number") headers.set("retry-after", String(body.retry_after));
-  if (status === 401) headers.set("www-authenticate", 'Bearer realm="reposite"');
+  const extra: Record<string, string> = {};
+  if (typeof body.retry_after === "number") extra["retry-after"] = String(body.retry_after);
+  if (status === 401) extra["www-authenticate"] = 'Bearer realm="reposite"';
   // The rest of an oversized body is never read, so this connection cannot carry another request.
-  if (status === 413) headers.set("connection", "close");
+  if (status === 413) extra["connection"] = "close";
+  if (isPageRequest(event) && !event.req.headers.has("authorization")) {
+    const code = typeof body.code === "string" ? body.code : undefined;
+    return pageResponse(errorPage({ status, message: String(body.error), code }), status, extra);
+  }
+  const headers = new Headers({ "content-type": "application/json;charset=UTF-8", "cache-control": "no-store", ...extra });
   return new Response(JSON.stringify(body), { status, headers });
 }

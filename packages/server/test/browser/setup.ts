@@ -1,0 +1,107 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createReposite, type Clock } from "@reposite/core";
+import { lastMailTo, launchBrowser, linkIn, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+import { settingsFromEnv } from "../../src/config-from-env.js";
+import { startServer, type RunningServer } from "../../src/start-server.js";
+import { DEFAULT_REPOS } from "../harness.js";
+
+export const SCREENSHOT_DIR = "/tmp/reposite-screens";
+
+/** A real listening server, a loopback fake GitHub and a headless Chromium. */
+export interface BrowserRig {
+  server: RunningServer;
+  /** `http://127.0.0.1:<port>`, also the server's `baseUrl` (sign-in links point here). */
+  url: string;
+  dataDir: string;
+  browser: Browser;
+  github: FakeGitHub;
+  /** Moves the server's clock forward (login requests expire after 15 minutes). */
+  advance(ms: number): void;
+  /** A fresh browser profile: its own cookies. */
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** Signs `page` in the way a person does: the form, the mailed link, the button. */
+  signIn(page: Page, email: string, from?: string): Promise<void>;
+  /** The link in the newest mail to `email`. */
+  mailedLink(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A port nobody listens on now: the server's `baseUrl` must be known before it starts. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function startBrowserRig(options: { operators?: string[] } = {}): Promise<BrowserRig> {
+  const github = await startFakeGitHub({ repos: DEFAULT_REPOS });
+  const dataDir = await mkdtemp(join(tmpdir(), "reposite-browser-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // Configured the way an operator does, through the environment.
+  const settings = settingsFromEnv({
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    REPOSITE_BASE_URL: url,
+    REPOSITE_SITES_DOMAIN: "sites.test",
+    REPOSITE_DATA_DIR: dataDir,
+    REPOSITE_OPERATORS: (options.operators ?? []).join(","),
+    REPOSITE_GITHUB_API_URL: github.url,
+  });
+  let offset = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
+  const reposite = createReposite({ ...settings.reposite, github: { ...settings.reposite.github, webHosts: ["github.com"] }, clock });
+  const server = await startServer({ settings, reposite });
+  expect(server.url).toBe(url);
+  const browser = await launchBrowser();
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+
+  const mailedLink = async (email: string) => linkIn(await lastMailTo(join(dataDir, "outbox"), email));
+  return {
+    server,
+    url,
+    dataDir,
+    browser,
+    github,
+    advance: (ms) => {
+      offset += ms;
+    },
+    async newPage() {
+      const context = await browser.newContext({ baseURL: url, viewport: { width: 1000, height: 800 } });
+      return { context, page: await context.newPage() };
+    },
+    mailedLink,
+    async signIn(page, email, from = "/account") {
+      await page.goto(from);
+      await page.getByLabel("Email address").fill(email);
+      await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+      await expect.poll(() => page.getByRole("heading", { name: "Check your email" }).isVisible()).toBe(true);
+      await page.goto(await mailedLink(email));
+      await page.getByRole("button", { name: "Continue signing in" }).click();
+      await page.waitForURL((target) => !target.pathname.startsWith("/account/sign-in"));
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+      await github.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The session cookie the browser holds, as a `Cookie` header for requests sent from Node. */
+export async function sessionCookie(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies()).find((candidate) => candidate.name === "reposite_session");
+  if (!cookie) throw new Error("not signed in");
+  return `reposite_session=${cookie.value}`;
+}
