@@ -88,6 +88,16 @@ describe("agent login through the SDK", () => {
     await expect(login.complete(code)).rejects.toBeInstanceOf(GoneError);
   });
 
+  it("refuses a 51st working token with ConflictError token_limit", async () => {
+    const { account } = await server.reposite.accounts.findOrCreate("full@example.com");
+    for (let i = 0; i < 50; i++) await server.reposite.tokens.create(account.id, { name: `t${i}`, lifetime: "30d" });
+    const login = await anonymous().agent.login({ client: "one too many" });
+    const { code } = await personContinues(login.verification_url, "full@example.com");
+    const error = await login.complete(code).catch((caught) => caught);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409, code: "token_limit" });
+  });
+
   it("reports a declined login as PermissionDeniedError denied", async () => {
     const login = await anonymous().agent.login({ client: "unwanted" });
     const { account } = await server.reposite.accounts.findOrCreate("dave@example.com");

@@ -117,8 +117,8 @@ export class AgentLoginService {
     return view;
   }
 
-  /** What the person's page shows for the link, as seen by the signed-in `account`. */
-  async page(verificationId: string, account: Account): Promise<LoginRequestPage> {
+  /** What the person's page shows for the link, as seen by the signed-in `account` (null: signed out). */
+  async page(verificationId: string, account: Account | null): Promise<LoginRequestPage> {
     const record = await this.byVerificationId(verificationId);
     return this.pageOf(record, account);
   }
@@ -222,15 +222,15 @@ export class AgentLoginService {
     return record.expires_at <= this.clock.now().getTime();
   }
 
-  private pageOf(record: LoginRequestRecord, account: Account): LoginRequestPage {
+  private pageOf(record: LoginRequestRecord, account: Account | null): LoginRequestPage {
     const expired = this.isExpired(record) && (record.status === "pending" || record.status === "approved");
-    const ownsIt = record.account_id === account.id;
+    const ownsIt = account !== null && record.account_id === account.id;
     return {
       client: record.client,
       email: record.email,
       status: expired ? "expired" : record.status,
       code: ownsIt && record.status === "approved" && !expired ? formatCode(record.code) : null,
-      wrong_account: record.status === "pending" && record.wrong_account_email === account.email,
+      wrong_account: account !== null && record.status === "pending" && record.wrong_account_email === account.email,
     };
   }
 }

@@ -9,7 +9,6 @@ import { verifyPage, verifyPath } from "../pages/verify-page.js";
  * Who a signed-out visitor is to the login request: no account, so they see only its state
  * (expired, declined, or waiting for someone to sign in) and never a code.
  */
-const NOBODY: Account = { id: "", email: "", created_at: "" };
 
 /**
  * The person's side of agent login: the link shows who asks, and two equal choices; continuing
@@ -24,7 +23,7 @@ export function agentPageRoutes(app: H3, reposite: Reposite): void {
       const id = verificationId(event);
       const current = await currentSession(reposite, event);
       // Unknown links answer 404 (as a page) from here.
-      const request = await reposite.agentLogin.page(id, current?.account ?? NOBODY);
+      const request = await reposite.agentLogin.page(id, current?.account ?? null);
       return pageResponse(
         verifyPage({ verificationId: id, request, session: current && toPageSession(reposite, current) }),
       );
