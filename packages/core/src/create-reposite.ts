@@ -5,35 +5,49 @@ import { createStorage } from "unstorage";
 import fsDriver from "unstorage/drivers/fs";
 import { AccountsService } from "./accounts/accounts-service.js";
 import { AgentLoginService } from "./agent-login/agent-login-service.js";
-import { createOutboxMailer } from "./defaults/outbox-mailer.js";
-import { MAILER, type Mailer } from "./ports/mailer.js";
-import { SessionsService } from "./sessions/sessions-service.js";
-import { SignInLinks } from "./sessions/sign-in-links.js";
-import { RateLimiter } from "./util/rate-limiter.js";
 import { CONFIG, type RepositeConfig } from "./config.js";
 import { createInProcessLocks } from "./defaults/in-process-locks.js";
+import { createOutboxMailer } from "./defaults/outbox-mailer.js";
 import { randomIds } from "./defaults/random-ids.js";
 import { systemClock } from "./defaults/system-clock.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
 import { IDS, type IdGenerator } from "./ports/ids.js";
 import { LOCKS, type Locks } from "./ports/locks.js";
+import { MAILER, type Mailer } from "./ports/mailer.js";
+import { REPO_HOST_AUTHORIZERS, type RepoHostAuthorizer } from "./ports/repo-host-auth.js";
 import { REPO_HOSTS, type RepoHost } from "./ports/repo-host.js";
 import { STORAGE, type RecordStorage } from "./ports/storage.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { ProjectsService } from "./projects/projects-service.js";
+import { RepoAccessService } from "./repo-access/repo-access-service.js";
+import { createGitHubOAuth, type GitHubOAuthOptions } from "./repo-host/github-oauth.js";
+import { createGitRepoHost } from "./repo-host/git-repo-host.js";
 import { createGitHubRepoHost, type GitHubRepoHostOptions } from "./repo-host/index.js";
 import { RepositoriesService } from "./repositories/repositories-service.js";
+import { SessionsService } from "./sessions/sessions-service.js";
+import { SignInLinks } from "./sessions/sign-in-links.js";
 import { TokensService } from "./tokens/tokens-service.js";
+import { RateLimiter } from "./util/rate-limiter.js";
+import { SecretBox } from "./util/secret-box.js";
+import { loadOrCreateSecretKey, SECRET_KEY } from "./util/secret-key.js";
 
 export interface CreateRepositeOptions {
   /** Service settings; each has an embedded default for one machine. */
   config?: Partial<RepositeConfig>;
   /** Records; default: unstorage's `fs` driver under `<dataDir>/records`. */
   storage?: RecordStorage;
-  /** Repo hosts, first match wins; default: GitHub (public API, or `github` options). */
+  /** Repo hosts, first match wins; default: GitHub (public API, or `github` options), then `gitHosts`. */
   repoHosts?: RepoHost[];
   /** Options of the default GitHub repo host, when `repoHosts` is not given. */
   github?: GitHubRepoHostOptions;
+  /** A GitHub OAuth app, so people can connect GitHub and use private repositories. */
+  githubOAuth?: Omit<GitHubOAuthOptions, "apiUrl" | "fetch">;
+  /** Authorizers of code hosts; default: GitHub's when `githubOAuth` is given. */
+  repoHostAuthorizers?: RepoHostAuthorizer[];
+  /** Other git hosts the operator enables (hostnames), read with the `git` client. */
+  gitHosts?: string[];
+  /** Key that seals stored secrets (32 bytes, base64 or hex); default: `<dataDir>/secret.key`, made on first use. */
+  secretKey?: string;
   /** Outgoing mail; default: one file per message in `<dataDir>/outbox`. */
   mailer?: Mailer;
   clock?: Clock;
@@ -51,6 +65,7 @@ export interface Reposite {
   readonly tokens: TokensService;
   readonly projects: ProjectsService;
   readonly repositories: RepositoriesService;
+  readonly repoAccess: RepoAccessService;
   readonly signInLinks: SignInLinks;
   readonly sessions: SessionsService;
   readonly agentLogin: AgentLoginService;
@@ -65,6 +80,21 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   mailFrom: "Reposite <no-reply@localhost>",
   operatorEmails: [],
 };
+
+/** Services, each a singleton of its container. */
+const SERVICES = [
+  AccountsService,
+  TokensService,
+  ProjectStore,
+  ProjectsService,
+  RepositoriesService,
+  RepoAccessService,
+  SecretBox,
+  RateLimiter,
+  SignInLinks,
+  SessionsService,
+  AgentLoginService,
+];
 
 /**
  * Composes Reposite on embedded defaults; every port can be replaced through `options`.
@@ -81,24 +111,18 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   container.register(CLOCK, { useValue: options.clock ?? systemClock });
   container.register(IDS, { useValue: options.ids ?? randomIds });
   container.register(LOCKS, { useValue: options.locks ?? createInProcessLocks() });
-  container.register(REPO_HOSTS, { useValue: options.repoHosts ?? [createGitHubRepoHost(options.github)] });
+  container.register(REPO_HOSTS, { useValue: options.repoHosts ?? defaultRepoHosts(options, config) });
+  container.register(REPO_HOST_AUTHORIZERS, {
+    useValue:
+      options.repoHostAuthorizers ??
+      (options.githubOAuth ? [createGitHubOAuth({ ...options.githubOAuth, apiUrl: options.github?.apiUrl })] : []),
+  });
+  // Loaded on first use, so composing never writes a key file.
+  container.register(SECRET_KEY, { useValue: () => loadOrCreateSecretKey(config.dataDir, options.secretKey) });
   container.register(MAILER, {
     useValue: options.mailer ?? createOutboxMailer({ dir: resolve(config.dataDir, "outbox"), from: config.mailFrom }),
   });
-  const services = [
-    AccountsService,
-    TokensService,
-    ProjectStore,
-    ProjectsService,
-    RepositoriesService,
-    RateLimiter,
-    SignInLinks,
-    SessionsService,
-    AgentLoginService,
-  ];
-  for (const service of services) {
-    container.registerSingleton(service as new (...args: never[]) => unknown);
-  }
+  for (const service of SERVICES) container.registerSingleton(service as new (...args: never[]) => unknown);
   options.register?.(container);
 
   return {
@@ -108,6 +132,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     tokens: container.resolve(TokensService),
     projects: container.resolve(ProjectsService),
     repositories: container.resolve(RepositoriesService),
+    repoAccess: container.resolve(RepoAccessService),
     signInLinks: container.resolve(SignInLinks),
     sessions: container.resolve(SessionsService),
     agentLogin: container.resolve(AgentLoginService),
@@ -117,4 +142,12 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       await storage.dispose();
     },
   };
+}
+
+function defaultRepoHosts(options: CreateRepositeOptions, config: RepositeConfig): RepoHost[] {
+  const hosts = [createGitHubRepoHost(options.github)];
+  if (options.gitHosts?.length) {
+    hosts.push(createGitRepoHost({ hosts: options.gitHosts, workDir: resolve(config.dataDir, "tmp/git") }));
+  }
+  return hosts;
 }

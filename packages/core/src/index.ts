@@ -41,6 +41,12 @@ export type {
 export type { CreateProjectInput, UpdateProjectInput } from "./projects/project-input.js";
 export { DEPLOYMENT_STATUSES, type DeploymentStatus } from "./projects/deployment.js";
 export { RepositoriesService, type ResolvedRepository } from "./repositories/repositories-service.js";
+export { RepoAccessService, REPO_AUTH_STATE_TTL_MS, REPO_AUTH_CALLBACK_PATH } from "./repo-access/repo-access-service.js";
+export { assertTypeAllowed } from "./repo-access/project-type-rule.js";
+export { REPO_HOST_AUTHORIZERS, REPO_GRANT_GONE, type RepoHostAuthorizer, type RepoHostGrant } from "./ports/repo-host-auth.js";
+export { encryptSecret, decryptSecret, SECRET_KEY_BYTES } from "./util/encryption.js";
+export { loadOrCreateSecretKey, parseSecretKey, SECRET_KEY, SECRET_KEY_FILE, type SecretKeyLoader } from "./util/secret-key.js";
+export { SecretBox } from "./util/secret-box.js";
 
 export * from "./designs/index.js";
 export * from "./repo-host/index.js";

@@ -6,6 +6,7 @@ import { designRoutes } from "./routes/designs.js";
 import { healthRoutes } from "./routes/health.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
+import { repohostRoutes } from "./routes/repohost.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { accountPageRoutes } from "./routes/account-pages.js";
 import { agentPageRoutes } from "./routes/agent-pages.js";
@@ -29,6 +30,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   projectRoutes(app, reposite);
   agentRoutes(app, reposite, options);
   tokenRoutes(app, reposite);
+  repohostRoutes(app, reposite);
   accountPageRoutes(app, reposite);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);

@@ -1,4 +1,4 @@
-import type { CreateRepositeOptions } from "@reposite/core";
+import { parseSecretKey, type CreateRepositeOptions } from "@reposite/core";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 
 /** Where the server listens. */
@@ -23,6 +23,18 @@ function port(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
+const list = (value: string) =>
+  value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** Fails at start-up, not at the first sealed secret, when the key is malformed. */
+function checkedSecretKey(value: string): string {
+  parseSecretKey(value, "REPOSITE_SECRET_KEY");
+  return value;
+}
+
 /**
  * Reads the reference server's settings from environment variables (the README's table).
  * Every one has an embedded default, so an empty environment runs a working server.
@@ -40,13 +52,21 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         sitesDomain: env.REPOSITE_SITES_DOMAIN || local,
         dataDir: env.REPOSITE_DATA_DIR || ".reposite",
         mailFrom,
-        operatorEmails: (env.REPOSITE_OPERATORS ?? "")
-          .split(",")
-          .map((email) => email.trim().toLowerCase())
-          .filter(Boolean),
+        operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
       },
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
       ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),
+      ...(env.REPOSITE_SECRET_KEY ? { secretKey: checkedSecretKey(env.REPOSITE_SECRET_KEY) } : {}),
+      ...(env.REPOSITE_GITHUB_CLIENT_ID && env.REPOSITE_GITHUB_CLIENT_SECRET
+        ? {
+            githubOAuth: {
+              clientId: env.REPOSITE_GITHUB_CLIENT_ID,
+              clientSecret: env.REPOSITE_GITHUB_CLIENT_SECRET,
+              ...(env.REPOSITE_GITHUB_WEB_URL ? { webUrl: env.REPOSITE_GITHUB_WEB_URL } : {}),
+            },
+          }
+        : {}),
+      ...(env.REPOSITE_GIT_HOSTS ? { gitHosts: list(env.REPOSITE_GIT_HOSTS) } : {}),
       github: {
         ...(env.REPOSITE_GITHUB_API_URL ? { apiUrl: env.REPOSITE_GITHUB_API_URL } : {}),
         ...(env.REPOSITE_GITHUB_TOKEN ? { token: env.REPOSITE_GITHUB_TOKEN } : {}),

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTarball } from "./tar.js";
@@ -27,6 +27,22 @@ export interface FakeGitHubOptions {
   token?: string;
   /** Serve the API under this path, like GitHub Enterprise's `/api/v3`. Default none. */
   pathPrefix?: string;
+  /**
+   * An OAuth app registered at the fake: enables `GET /login/oauth/authorize` and
+   * `POST /login/oauth/access_token` at the web root and `DELETE /applications/{client_id}/grant`
+   * in the API. Tokens it issues see private repositories until their grant is deleted.
+   */
+  oauth?: FakeOAuthApp;
+}
+
+export interface FakeOAuthApp {
+  clientId: string;
+  clientSecret: string;
+  /**
+   * Plays the person clicking "Authorize": the authorize page answers 302 straight back to
+   * `redirect_uri` with `code` and `state`. Off: it answers a small HTML page with the choice.
+   */
+  autoApprove?: boolean;
 }
 
 export interface FakeGitHubRequest {
@@ -34,17 +50,25 @@ export interface FakeGitHubRequest {
   /** Path and query as received, prefix included. */
   path: string;
   headers: IncomingHttpHeaders;
+  /** The request body as text, for requests that have one. */
+  body?: string;
 }
 
 export interface FakeGitHub {
   /** API base address, for example `http://127.0.0.1:41234` (with the path prefix, if any). */
   url: string;
+  /** Web address, where `/login/oauth/…` lives (never under the path prefix), for example `http://127.0.0.1:41234`. */
+  webUrl: string;
   /** Every request received, in order; codeload downloads included. */
   requests: FakeGitHubRequest[];
   close(): Promise<void>;
   /** While on, every API call answers 403 with `x-ratelimit-remaining: 0`, like GitHub does. */
   setRateLimited(on: boolean): void;
   addRepo(repo: FakeRepo): void;
+  /** Turns the OAuth app's `autoApprove` on or off. */
+  setAutoApprove(on: boolean): void;
+  /** Access tokens issued through OAuth whose grant has not been deleted, oldest first. */
+  oauthTokens(): string[];
 }
 
 const DOCS = "https://docs.github.com/rest";
@@ -53,6 +77,7 @@ const RATE_LIMIT = 60;
 /**
  * A loopback stand-in for GitHub's REST API: `GET /repos/{owner}/{repo}`, `…/readme` (raw or
  * JSON), `…/tarball[/{ref}]` answering 302 to `/codeload/…`, which serves a real gzipped tarball.
+ * With `oauth`, also GitHub's OAuth web flow and `DELETE /applications/{client_id}/grant`.
  */
 export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
   const repos = new Map<string, FakeRepo>();
@@ -62,27 +87,43 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const requests: FakeGitHubRequest[] = [];
   let rateLimited = false;
   let origin = "";
+  const oauth = options.oauth ? { ...options.oauth } : undefined;
+  /** Codes handed out by the authorize page, until exchanged once. */
+  const codes = new Map<string, { redirectUri: string; scope: string }>();
+  /** OAuth access tokens whose grant still exists. */
+  const grants = new Set<string>();
 
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers });
-    try {
-      handle(req, res);
-    } catch (error) {
-      send(res, 500, { message: `fake GitHub failed: ${String(error)}` });
-    }
+    const request: FakeGitHubRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers };
+    requests.push(request);
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (chunks.length > 0) request.body = Buffer.concat(chunks).toString("utf8");
+      try {
+        handle(req, res, request.body ?? "");
+      } catch (error) {
+        send(res, 500, { message: `fake GitHub failed: ${String(error)}` });
+      }
+    });
   });
 
-  function handle(req: IncomingMessage, res: ServerResponse): void {
+  function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const url = new URL(req.url ?? "/", "http://fake");
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
     if (segments[0] === "codeload") return codeload(res, segments.slice(1));
+    if (url.pathname === "/login/oauth/authorize" && req.method === "GET") return authorize(res, url);
+    if (url.pathname === "/login/oauth/access_token" && req.method === "POST") return accessToken(req, res, body);
     if (prefix && !url.pathname.startsWith(`${prefix}/`)) return notFound(res);
     const [resource, owner, name, endpoint, ...ref] = prefix
       ? url.pathname.slice(prefix.length).split("/").filter(Boolean).map(decodeURIComponent)
       : segments;
 
     if (rateLimited) return rateLimit(res);
+    if (resource === "applications" && name === "grant" && endpoint === undefined && req.method === "DELETE") {
+      return deleteGrant(req, res, owner ?? "", body);
+    }
     const auth = authenticate(req.headers.authorization);
     if (auth === "bad") return send(res, 401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
     if (req.method !== "GET" || resource !== "repos" || !owner || !name) return notFound(res);
@@ -98,7 +139,95 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   function authenticate(header: string | undefined): "none" | "valid" | "bad" {
     if (!header) return "none";
     const match = /^(?:bearer|token)\s+(.+)$/i.exec(header);
-    return match && options.token !== undefined && match[1] === options.token ? "valid" : "bad";
+    if (!match) return "bad";
+    return (options.token !== undefined && match[1] === options.token) || grants.has(match[1]!) ? "valid" : "bad";
+  }
+
+  /** GitHub's authorize page: the person approves (or `autoApprove` does) and is sent back with a code. */
+  function authorize(res: ServerResponse, url: URL): void {
+    const query = url.searchParams;
+    const redirectUri = query.get("redirect_uri");
+    if (!oauth || query.get("client_id") !== oauth.clientId) return page(res, 404, "<h1>404</h1><p>This OAuth app does not exist.</p>");
+    if (!redirectUri) return page(res, 400, "<h1>Missing redirect_uri</h1>");
+    const state = query.get("state");
+    const back = (params: Record<string, string>) => {
+      const target = new URL(redirectUri);
+      for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
+      if (state !== null) target.searchParams.set("state", state);
+      return target.toString();
+    };
+    if (oauth.autoApprove || query.get("approve") === "1") {
+      const code = randomBytes(10).toString("hex");
+      codes.set(code, { redirectUri, scope: query.get("scope") ?? "" });
+      res.writeHead(302, { location: back({ code }), "content-length": "0" });
+      res.end();
+      return;
+    }
+    const approve = new URL(url.toString().replace(/^http:\/\/fake/, origin));
+    approve.searchParams.set("approve", "1");
+    const deny = back({ error: "access_denied", error_description: "The user has denied your application access." });
+    page(
+      res,
+      200,
+      `<h1>Authorize application</h1><p>Scopes: ${escapeHtml(query.get("scope") ?? "")}</p>` +
+        `<a id="authorize" href="${escapeHtml(approve.toString())}">Authorize</a> <a id="cancel" href="${escapeHtml(deny)}">Cancel</a>`,
+    );
+  }
+
+  /** `POST /login/oauth/access_token`: like GitHub, failures answer 200 with an `error` field. */
+  function accessToken(req: IncomingMessage, res: ServerResponse, body: string): void {
+    const type = req.headers["content-type"] ?? "";
+    const params: Record<string, string> = /json/i.test(type)
+      ? (JSON.parse(body || "{}") as Record<string, string>)
+      : Object.fromEntries(new URLSearchParams(body));
+    const answer = (fields: Record<string, string>) => {
+      if (/json/i.test(req.headers.accept ?? "")) return send(res, 200, fields);
+      const text = new URLSearchParams(fields).toString();
+      res.writeHead(200, { "content-type": "application/x-www-form-urlencoded; charset=utf-8", "content-length": String(Buffer.byteLength(text)) });
+      res.end(text);
+    };
+    const oauthError = (error: string, description: string) =>
+      answer({ error, error_description: description, error_uri: `https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/#${error.replace(/_/g, "-")}` });
+    if (!oauth || params.client_id !== oauth.clientId || params.client_secret !== oauth.clientSecret) {
+      return oauthError("incorrect_client_credentials", "The client_id and/or client_secret passed are incorrect.");
+    }
+    const issued = params.code ? codes.get(params.code) : undefined;
+    if (!issued) return oauthError("bad_verification_code", "The code passed is incorrect or expired.");
+    if (params.redirect_uri && params.redirect_uri !== issued.redirectUri) {
+      return oauthError("redirect_uri_mismatch", "The redirect_uri MUST match the registered callback URL for this application.");
+    }
+    codes.delete(params.code!);
+    const token = `gho_${randomBytes(18).toString("base64url")}`;
+    grants.add(token);
+    answer({ access_token: token, token_type: "bearer", scope: issued.scope });
+  }
+
+  /** `DELETE /applications/{client_id}/grant` with the app's basic auth and `{access_token}`. */
+  function deleteGrant(req: IncomingMessage, res: ServerResponse, clientId: string, body: string): void {
+    const basic = /^basic\s+(.+)$/i.exec(req.headers.authorization ?? "");
+    const [user, password] = basic ? Buffer.from(basic[1]!, "base64").toString("utf8").split(":") : [];
+    if (!oauth || clientId !== oauth.clientId) return notFound(res);
+    if (user !== oauth.clientId || password !== oauth.clientSecret) {
+      return send(res, 401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
+    }
+    let token: unknown;
+    try {
+      token = (JSON.parse(body || "{}") as { access_token?: unknown }).access_token;
+    } catch {
+      token = undefined;
+    }
+    if (typeof token !== "string" || token === "") {
+      return send(res, 422, { message: "Invalid request.\n\n\"access_token\" wasn't supplied.", documentation_url: DOCS, status: "422" });
+    }
+    if (!grants.delete(token)) return notFound(res);
+    res.writeHead(204, rateHeaders());
+    res.end();
+  }
+
+  function page(res: ServerResponse, status: number, html: string): void {
+    const text = `<!doctype html><html><head><meta charset="utf-8"><title>Fake GitHub</title></head><body>${html}</body></html>`;
+    res.writeHead(status, { "content-type": "text/html; charset=utf-8", "content-length": String(Buffer.byteLength(text)) });
+    res.end(text);
   }
 
   function readme(req: IncomingMessage, res: ServerResponse, repo: FakeRepo): void {
@@ -235,17 +364,27 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
 
   return {
     url: `${origin}${prefix}`,
+    webUrl: origin,
     requests,
     addRepo,
     setRateLimited: (on) => {
       rateLimited = on;
     },
+    setAutoApprove: (on) => {
+      if (!oauth) throw new Error("[test-support] [fake-github] setAutoApprove needs the oauth option");
+      oauth.autoApprove = on;
+    },
+    oauthTokens: () => [...grants],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** GitHub's owner and repository names are case-insensitive. */

@@ -4,7 +4,7 @@ import { findDesign, pickDesign } from "../designs/index.js";
 import { conflict, notFound, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
-import { RepositoriesService } from "../repositories/repositories-service.js";
+import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
@@ -15,7 +15,7 @@ import { ProjectStore } from "./project-store.js";
 export class ProjectsService {
   constructor(
     @inject(ProjectStore) private readonly store: ProjectStore,
-    @inject(RepositoriesService) private readonly repositories: RepositoriesService,
+    @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
@@ -25,7 +25,8 @@ export class ProjectsService {
   async create(ownerId: string, input: CreateProjectInput): Promise<ProjectDetailView> {
     const { repohost_url, name, design } = parseInput(createProjectSchema, input);
     if (design !== undefined && design !== "") assertKnownDesign(design);
-    const { link, facts } = await this.repositories.resolve(repohost_url);
+    // The owner's connection to the code host, if any, makes their private repositories visible.
+    const { link, facts } = await this.repoAccess.resolve(ownerId, repohost_url);
     const now = formatTimestamp(this.clock.now());
     const project: ProjectRecord = {
       id: this.ids.newId("site"),

@@ -1,2 +1,4 @@
 export { parseGitHubLink } from "./parse-github-link.js";
 export { createGitHubRepoHost, type GitHubRepoHostOptions } from "./github-repo-host.js";
+export { createGitHubOAuth, type GitHubOAuthOptions } from "./github-oauth.js";
+export { createGitRepoHost, parseGitLink, type GitRepoHostOptions } from "./git-repo-host.js";
