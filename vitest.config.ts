@@ -1,10 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  // Workspace packages export their TypeScript sources under the "source" condition,
-  // so tests run against src/ without a build step.
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
+  // Workspace packages export their TypeScript sources under the "@reposite/source" condition,
+  // so tests run against src/ without a build step. Namespaced, because dependencies have their
+  // own "source" conditions (eventsource-parser, under the AI SDK, points one at .ts files).
+  resolve: { conditions: ["@reposite/source"] },
+  ssr: { resolve: { conditions: ["@reposite/source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,
