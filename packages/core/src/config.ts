@@ -1,4 +1,5 @@
 import type { InjectionToken } from "tsyringe";
+import type { BaseImages } from "./repo-analysis/repo-check.js";
 
 /** Settings every service may read. The server fills them from environment variables. */
 export interface RepositeConfig {
@@ -12,6 +13,8 @@ export interface RepositeConfig {
   mailFrom: string;
   /** Emails of the accounts that may open the operator dashboard. */
   operatorEmails: string[];
+  /** Base images of the Dockerfiles Reposite writes, by logical name (a private mirror works). */
+  baseImages: BaseImages;
 }
 
 export const CONFIG: InjectionToken<RepositeConfig> = Symbol.for("reposite.Config");

@@ -19,6 +19,8 @@ import { REPO_HOSTS, type RepoHost } from "./ports/repo-host.js";
 import { STORAGE, type RecordStorage } from "./ports/storage.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { ProjectsService } from "./projects/projects-service.js";
+import { DEFAULT_BASE_IMAGES, type BaseImages } from "./repo-analysis/repo-check.js";
+import { RepoCheckService } from "./repo-analysis/repo-check-service.js";
 import { RepoAccessService } from "./repo-access/repo-access-service.js";
 import { createGitHubOAuth, type GitHubOAuthOptions } from "./repo-host/github-oauth.js";
 import { createGitRepoHost } from "./repo-host/git-repo-host.js";
@@ -32,8 +34,8 @@ import { SecretBox } from "./util/secret-box.js";
 import { loadOrCreateSecretKey, SECRET_KEY } from "./util/secret-key.js";
 
 export interface CreateRepositeOptions {
-  /** Service settings; each has an embedded default for one machine. */
-  config?: Partial<RepositeConfig>;
+  /** Service settings; each has an embedded default for one machine. `baseImages` may name only some. */
+  config?: Partial<Omit<RepositeConfig, "baseImages">> & { baseImages?: Partial<BaseImages> };
   /** Records; default: unstorage's `fs` driver under `<dataDir>/records`. */
   storage?: RecordStorage;
   /** Repo hosts, first match wins; default: GitHub (public API, or `github` options), then `gitHosts`. */
@@ -66,6 +68,7 @@ export interface Reposite {
   readonly projects: ProjectsService;
   readonly repositories: RepositoriesService;
   readonly repoAccess: RepoAccessService;
+  readonly repoCheck: RepoCheckService;
   readonly signInLinks: SignInLinks;
   readonly sessions: SessionsService;
   readonly agentLogin: AgentLoginService;
@@ -79,6 +82,7 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   dataDir: ".reposite",
   mailFrom: "Reposite <no-reply@localhost>",
   operatorEmails: [],
+  baseImages: DEFAULT_BASE_IMAGES,
 };
 
 /** Services, each a singleton of its container. */
@@ -89,6 +93,7 @@ const SERVICES = [
   ProjectsService,
   RepositoriesService,
   RepoAccessService,
+  RepoCheckService,
   SecretBox,
   RateLimiter,
   SignInLinks,
@@ -101,7 +106,11 @@ const SERVICES = [
  * Each call gets its own child container, so several instances live side by side (tests do).
  */
 export function createReposite(options: CreateRepositeOptions = {}): Reposite {
-  const config: RepositeConfig = { ...DEFAULT_CONFIG, ...options.config };
+  const config: RepositeConfig = {
+    ...DEFAULT_CONFIG,
+    ...options.config,
+    baseImages: { ...DEFAULT_BASE_IMAGES, ...options.config?.baseImages },
+  };
   config.dataDir = resolve(config.dataDir);
   const storage = options.storage ?? createStorage({ driver: fsDriver({ base: resolve(config.dataDir, "records") }) });
 
@@ -133,6 +142,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     projects: container.resolve(ProjectsService),
     repositories: container.resolve(RepositoriesService),
     repoAccess: container.resolve(RepoAccessService),
+    repoCheck: container.resolve(RepoCheckService),
     signInLinks: container.resolve(SignInLinks),
     sessions: container.resolve(SessionsService),
     agentLogin: container.resolve(AgentLoginService),

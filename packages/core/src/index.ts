@@ -8,6 +8,7 @@ export { CLOCK, type Clock } from "./ports/clock.js";
 export { IDS, type IdGenerator } from "./ports/ids.js";
 export { LOCKS, type Locks } from "./ports/locks.js";
 export { STORAGE, type RecordStorage } from "./ports/storage.js";
+export { LANGUAGE_MODEL, type LanguageModel, type TextStreamRequest } from "./ports/language-model.js";
 export { MAILER, type Mailer, type MailMessage } from "./ports/mailer.js";
 export { createOutboxMailer, type OutboxMailerOptions, type OutboxMessage } from "./defaults/outbox-mailer.js";
 export { REPO_HOSTS, type RepoHost, type RepoLink, type RepoFacts, type RepoAccess } from "./ports/repo-host.js";
@@ -64,3 +65,4 @@ export {
   type LoginRequestPage,
 } from "./agent-login/login-request.js";
 export { RateLimiter, type RateLimit } from "./util/rate-limiter.js";
+export * from "./repo-analysis/index.js";

@@ -6,6 +6,7 @@ import { designRoutes } from "./routes/designs.js";
 import { healthRoutes } from "./routes/health.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
+import { repoCheckRoutes } from "./routes/repo-check.js";
 import { repohostRoutes } from "./routes/repohost.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { accountPageRoutes } from "./routes/account-pages.js";
@@ -31,6 +32,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   agentRoutes(app, reposite, options);
   tokenRoutes(app, reposite);
   repohostRoutes(app, reposite);
+  repoCheckRoutes(app, reposite);
   accountPageRoutes(app, reposite);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);

@@ -1,4 +1,4 @@
-import { parseSecretKey, type CreateRepositeOptions } from "@reposite/core";
+import { parseSecretKey, type BaseImages, type CreateRepositeOptions } from "@reposite/core";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 
 /** Where the server listens. */
@@ -29,6 +29,17 @@ const list = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** REPOSITE_BASE_IMAGE_NODE, …_PYTHON, …_GO, …_RUNTIME, …_STATIC, …_BUN: a private mirror per logical image. */
+function baseImagesFromEnv(env: NodeJS.ProcessEnv): Partial<BaseImages> {
+  const names: (keyof BaseImages)[] = ["node", "python", "go", "runtime", "static", "bun"];
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = env[`REPOSITE_BASE_IMAGE_${name.toUpperCase()}`];
+      return value ? [[name, value]] : [];
+    }),
+  );
+}
+
 /** Fails at start-up, not at the first sealed secret, when the key is malformed. */
 function checkedSecretKey(value: string): string {
   parseSecretKey(value, "REPOSITE_SECRET_KEY");
@@ -53,6 +64,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         dataDir: env.REPOSITE_DATA_DIR || ".reposite",
         mailFrom,
         operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
+        baseImages: baseImagesFromEnv(env),
       },
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
       ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),

@@ -10,6 +10,7 @@ describe("settings from the environment", () => {
       sitesDomain: "localhost:3000",
       dataDir: ".reposite",
       operatorEmails: [],
+      baseImages: {},
     });
     expect(settings.reposite.mailer).toBeUndefined();
     expect(settings.reposite.github).toEqual({});
@@ -29,6 +30,8 @@ describe("settings from the environment", () => {
       REPOSITE_OPERATORS: "Ops@Example.com, root@example.com",
       REPOSITE_TRUST_PROXY: "1",
       SMTP_URL: "smtp://user:pass@127.0.0.1:2525",
+      REPOSITE_BASE_IMAGE_NODE: "mirror.example/node:22",
+      REPOSITE_BASE_IMAGE_STATIC: "mirror.example/static:1",
     });
     expect(settings.listen).toEqual({ port: 8080, hostname: "0.0.0.0" });
     expect(settings.reposite.config).toEqual({
@@ -37,6 +40,7 @@ describe("settings from the environment", () => {
       dataDir: "/var/lib/reposite",
       mailFrom: "Sites <sites@example.com>",
       operatorEmails: ["ops@example.com", "root@example.com"],
+      baseImages: { node: "mirror.example/node:22", static: "mirror.example/static:1" },
     });
     expect(settings.reposite.github).toEqual({ apiUrl: "https://ghe.example/api/v3", token: "ghp_x" });
     expect(typeof settings.reposite.mailer?.send).toBe("function");

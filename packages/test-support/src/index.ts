@@ -12,3 +12,17 @@ export * from "./contracts/locks-contract.js";
 export { readOutbox, lastMailTo, linkIn } from "./outbox.js";
 export { mailerContract, type MailerContractSetup, type ReceivedMail } from "./contracts/mailer-contract.js";
 export { launchBrowser, DEFAULT_CHROMIUM_PATH, CHROMIUM_ARGS } from "./browser.js";
+export { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIRequest, type FakeOpenAIFailure } from "./fake-openai.js";
+export { languageModelContract, type LanguageModelContractSetup, type LanguageModelScript } from "./contracts/language-model-contract.js";
+export {
+  docker,
+  dockerAvailable,
+  dockerForTests,
+  buildLocalBaseImages,
+  freePort,
+  waitForHttp,
+  LOCAL_BASE_IMAGES,
+  type DockerForTests,
+  type DockerResult,
+  type LocalBaseImages,
+} from "./docker.js";

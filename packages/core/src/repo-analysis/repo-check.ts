@@ -37,6 +37,8 @@ export type AutoBuild =
       start?: string;
       /** The Dockerfile it would write. */
       dockerfile: string;
+      /** What may not work as written, for example an app that cannot be told its `/app/` base path. */
+      warnings: string[];
     }
   | { found: false; reason: string };
 
@@ -71,7 +73,10 @@ export interface BaseImages {
   go: string;
   /** Small image for compiled binaries, e.g. `gcr.io/distroless/static-debian12` or `debian:bookworm-slim`. */
   runtime: string;
-  /** Static file server for built sites, e.g. `nginx:1.27-alpine` or `busybox:1.36`. */
+  /**
+   * Runs the small static server Reposite adds to built sites (`.reposite/serve.mjs`, index
+   * fallback, `/health`): a Node.js image, usually the slim one.
+   */
   static: string;
   /** Bun, e.g. `oven/bun:1`. */
   bun: string;
@@ -82,6 +87,6 @@ export const DEFAULT_BASE_IMAGES: BaseImages = {
   python: "python:3.12-slim-bookworm",
   go: "golang:1.23-bookworm",
   runtime: "debian:bookworm-slim",
-  static: "busybox:1.36",
+  static: "node:22-bookworm-slim",
   bun: "oven/bun:1",
 };

@@ -1,0 +1,72 @@
+import { inject, injectable } from "tsyringe";
+import { z } from "zod";
+import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import { RepoAccessService } from "../repo-access/repo-access-service.js";
+import { parseInput } from "../util/validation.js";
+import { detectAutoBuild } from "./auto/detect.js";
+import { analyzeDockerfile } from "./dockerfile-analysis.js";
+import { findDockerfile } from "./find-dockerfile.js";
+import type { RepoCheckResult } from "./repo-check.js";
+import { findSetupNotes } from "./setup-notes.js";
+import { findSetupVars } from "./setup-vars.js";
+import { sourceTreeFromArchive } from "./source-tree-from-archive.js";
+import type { SourceTree } from "./source-tree.js";
+
+const checkSchema = z.strictObject({
+  ref: z.string().trim().min(1).max(250).regex(/^[^\s~^:?*[\\]+$/, "must be a branch, tag or commit").optional(),
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .refine((path) => !path.split("/").includes(".."), "must stay inside the repository")
+    .optional(),
+});
+
+/** Reads a project's repository at a ref and tells how it would be built, without building it. */
+@injectable()
+export class RepoCheckService {
+  constructor(
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
+    @inject(CONFIG) private readonly config: RepositeConfig,
+  ) {}
+
+  async check(ownerId: string, siteId: string, input: { ref?: string; path?: string } = {}): Promise<RepoCheckResult> {
+    const { ref, path } = parseInput(checkSchema, input);
+    const project = await this.projects.getOwned(ownerId, siteId);
+    const archive = await this.repoAccess.sourceArchive(ownerId, project.repository.url, ref);
+    const tree = await sourceTreeFromArchive(archive);
+    const slug = project.slug ?? tentativeSlug(project.name);
+    return this.checkTree(tree, { askedPath: path?.replace(/^\.?\//, "") ?? "Dockerfile", appUrl: `${siteUrl(this.config, slug)}/app/` });
+  }
+
+  /** The check on a tree already read; separate so fixtures can be checked without a code host. */
+  checkTree(tree: SourceTree, context: { askedPath: string; appUrl: string }): RepoCheckResult {
+    const located = findDockerfile(tree, context.askedPath);
+    const dockerfilePath = located.dockerfile ? context.askedPath : located.found?.path;
+    const dockerfile = dockerfilePath ? tree.read(dockerfilePath) : null;
+    const { auto } = detectAutoBuild(tree, { baseImages: this.config.baseImages });
+    return {
+      dockerfile: located.dockerfile,
+      ...(located.found ? { dockerfile_found: located.found } : {}),
+      analysis: dockerfile ? analyzeDockerfile(dockerfile) : null,
+      auto,
+      setup: {
+        vars: findSetupVars(tree, { appUrl: context.appUrl }),
+        notes: findSetupNotes(tree, { detected: auto.found ? auto.name : undefined, dockerfile }),
+      },
+    };
+  }
+}
+
+/** Until a project has an address, settings that name the app's own address use the one its name suggests. */
+function tentativeSlug(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return slug.length >= 3 ? slug : `${slug}-app`.replace(/^-/, "");
+}
