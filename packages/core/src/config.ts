@@ -13,6 +13,8 @@ export interface RepositeConfig {
   mailFrom: string;
   /** Emails of the accounts that may open the operator dashboard. */
   operatorEmails: string[];
+  /** App hosting is available (a container runtime is set up); `saas` sites need it. */
+  appHosting: boolean;
   /** Base images of the Dockerfiles Reposite writes, by logical name (a private mirror works). */
   baseImages: BaseImages;
 }

@@ -10,7 +10,15 @@ import { createInProcessLocks } from "./defaults/in-process-locks.js";
 import { createOutboxMailer } from "./defaults/outbox-mailer.js";
 import { randomIds } from "./defaults/random-ids.js";
 import { systemClock } from "./defaults/system-clock.js";
+import { createInProcessEvents } from "./defaults/in-process-events.js";
+import { createAiAuthor } from "./generation/ai-author.js";
+import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
+import { createReadmeAuthor } from "./generation/readme-author.js";
+import { JobsService } from "./jobs/jobs-service.js";
+import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
+import { EVENTS, type EventBus } from "./ports/events.js";
+import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
 import { IDS, type IdGenerator } from "./ports/ids.js";
 import { LOCKS, type Locks } from "./ports/locks.js";
 import { MAILER, type Mailer } from "./ports/mailer.js";
@@ -52,6 +60,10 @@ export interface CreateRepositeOptions {
   secretKey?: string;
   /** Outgoing mail; default: one file per message in `<dataDir>/outbox`. */
   mailer?: Mailer;
+  /** A model for the AI author; without one, pages are written by the README author. */
+  languageModel?: LanguageModel;
+  /** Job events between processes; default: in this process only. */
+  events?: EventBus;
   clock?: Clock;
   ids?: IdGenerator;
   locks?: Locks;
@@ -72,6 +84,9 @@ export interface Reposite {
   readonly signInLinks: SignInLinks;
   readonly sessions: SessionsService;
   readonly agentLogin: AgentLoginService;
+  readonly jobs: JobsService;
+  readonly generation: GenerationService;
+  readonly pageVersions: PageVersionsService;
   /** Lets go of what the ports hold (storage handles, timers). */
   close(): Promise<void>;
 }
@@ -82,6 +97,7 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   dataDir: ".reposite",
   mailFrom: "Reposite <no-reply@localhost>",
   operatorEmails: [],
+  appHosting: false,
   baseImages: DEFAULT_BASE_IMAGES,
 };
 
@@ -99,6 +115,9 @@ const SERVICES = [
   SignInLinks,
   SessionsService,
   AgentLoginService,
+  JobsService,
+  PageVersionsService,
+  GenerationService,
 ];
 
 /**
@@ -131,6 +150,11 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   container.register(MAILER, {
     useValue: options.mailer ?? createOutboxMailer({ dir: resolve(config.dataDir, "outbox"), from: config.mailFrom }),
   });
+  container.register(EVENTS, { useValue: options.events ?? createInProcessEvents() });
+  if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
+  container.register(PAGE_AUTHOR, {
+    useValue: options.languageModel ? createAiAuthor(options.languageModel) : createReadmeAuthor(),
+  });
   for (const service of SERVICES) container.registerSingleton(service as new (...args: never[]) => unknown);
   options.register?.(container);
 
@@ -146,7 +170,12 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     signInLinks: container.resolve(SignInLinks),
     sessions: container.resolve(SessionsService),
     agentLogin: container.resolve(AgentLoginService),
+    jobs: container.resolve(JobsService),
+    generation: container.resolve(GenerationService),
+    pageVersions: container.resolve(PageVersionsService),
     async close() {
+      // Jobs still running here end as `aborted`, stored before the storage goes.
+      await container.resolve(JobsService).close();
       const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
       mailer.close?.();
       await storage.dispose();

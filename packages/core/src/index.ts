@@ -66,3 +66,38 @@ export {
 } from "./agent-login/login-request.js";
 export { RateLimiter, type RateLimit } from "./util/rate-limiter.js";
 export * from "./repo-analysis/index.js";
+
+export { EVENTS, type EventBus } from "./ports/events.js";
+export { createInProcessEvents } from "./defaults/in-process-events.js";
+export {
+  JobsService,
+  JOB_SETTINGS,
+  DEFAULT_JOB_SETTINGS,
+  type JobSettings,
+  type StartJobSpec,
+  type RunningJob,
+  type JobOutcome,
+  type JobWork,
+} from "./jobs/jobs-service.js";
+export {
+  JOB_STATUSES,
+  JOB_RETENTION_MS,
+  DELTAS_PER_CHUNK,
+  toJobView,
+  type JobStatus,
+  type JobType,
+  type JobRecord,
+  type JobView,
+  type JobEvent,
+} from "./jobs/job.js";
+
+export { GenerationService, PAGE_AUTHOR, GENERATIONS_AT_A_TIME, GENERATIONS_PER_DAY } from "./generation/generation-service.js";
+export type { GenerateInput, GenerationStarted } from "./generation/generation-input.js";
+export { createReadmeAuthor } from "./generation/readme-author.js";
+export { createAiAuthor, type AiAuthorOptions } from "./generation/ai-author.js";
+export { splitInstructions, assertInstructionsLength, INSTRUCTIONS_MAX } from "./generation/instructions.js";
+export type { PageAuthor, PageRequest } from "./generation/page-author.js";
+export * from "./generation/page-content.js";
+export { PageVersionsService } from "./pages/page-versions-service.js";
+export { PAGE_KINDS, MAX_PAGE_HTML_BYTES, type PageVersionView, type PageVersionDetail } from "./pages/page-version.js";
+export * from "./rendering/index.js";

@@ -9,8 +9,10 @@ import {
 import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, type HttpMethod } from "./internal/retry.js";
 import { Agent } from "./resources/agent.js";
 import { Designs } from "./resources/designs.js";
+import { Jobs } from "./resources/jobs.js";
 import { Sites } from "./resources/sites.js";
 import { Tokens } from "./resources/tokens.js";
+import { Versions } from "./resources/versions.js";
 
 export type { HttpMethod } from "./internal/retry.js";
 
@@ -86,6 +88,10 @@ export class RepositeClient {
   readonly agent: Agent;
   /** The account's tokens: list and revoke. */
   readonly tokens: Tokens;
+  /** Page versions: history, custom HTML, which one is current. */
+  readonly versions: Versions;
+  /** Jobs (generation, deploys): read, cancel, follow their stream. */
+  readonly jobs: Jobs;
 
   readonly baseURL: string;
   readonly maxRetries: number;
@@ -116,6 +122,8 @@ export class RepositeClient {
     this.designs = new Designs(this);
     this.agent = new Agent(this);
     this.tokens = new Tokens(this);
+    this.versions = new Versions(this);
+    this.jobs = new Jobs(this);
   }
 
   get<T>(path: string, options?: MethodRequestOptions): Promise<T> {
@@ -166,6 +174,15 @@ export class RepositeClient {
       }
       throw errorFromResponse(response.status, response.statusText, await errorData(response, options), response.headers);
     }
+  }
+
+  /**
+   * Waits `ms` with the client's `sleep`; rejects with `APIUserAbortError` when `signal` aborts.
+   * For resources that retry on their own (job streams reconnecting).
+   * @internal
+   */
+  backoff(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#wait(ms, signal);
   }
 
   /** One try: the response (any status), or an `APIConnectionError` / `APIUserAbortError`. */

@@ -13,6 +13,8 @@ export { Sites } from "./resources/sites.js";
 export { Designs } from "./resources/designs.js";
 export { Agent, type AgentLogin } from "./resources/agent.js";
 export { Tokens } from "./resources/tokens.js";
+export { Versions } from "./resources/versions.js";
+export { Jobs, type JobStreamOptions } from "./resources/jobs.js";
 export { path } from "./internal/path.js";
 export {
   RepositeSDKError,

@@ -182,3 +182,109 @@ export interface AgentToken {
   expires_at: string | null;
   user: User;
 }
+
+/** What a job is doing or how it ended. */
+export type JobStatus = "running" | "done" | "error" | "aborted" | "cancelled";
+
+/**
+ * A job (`GET /app/jobs/{job_id}`): page generation or a deploy. Jobs are forgotten ten minutes
+ * after they end. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC.
+ */
+export interface Job {
+  job_id: string;
+  type: "generate" | "deploy";
+  status: JobStatus;
+  /** Why the job did not end `done`; null while running and when done. */
+  error: string | null;
+  site_id: string | null;
+  /** The page version produced (generation jobs). */
+  version_id: string | null;
+  /** Set once the job ended. */
+  finished_at: string | null;
+  /** When pages are generated one after another: the next page's job, set once this one is `done`. */
+  next_job_id: string | null;
+  /** The deploy run (deploy jobs). */
+  run_id: string | null;
+  /** Generation jobs: the project type asked for. */
+  mode?: ProjectType;
+  /** Generation jobs: the pages asked for besides the landing page. */
+  pages?: Exclude<PageKind, "template">[];
+  /** Generation jobs: the page this job writes. */
+  kind?: PageKind;
+  [field: string]: unknown;
+}
+
+/**
+ * One event of a job stream, in this order: `meta` (the job when following started), `delta`s
+ * (`i` counts from 0 without gaps; `t` is the text written: page HTML, or build log for a
+ * deploy), then `done`, or `error` for a job that ended `error`, `cancelled` or `aborted`
+ * (`job.error` says why).
+ */
+export type JobStreamEvent =
+  | { type: "meta"; job: Job }
+  | { type: "delta"; i: number; t: string }
+  | { type: "done"; job: Job }
+  | { type: "error"; job: Job };
+
+/** What `jobs.wait()` answers. */
+export interface JobResult {
+  /** The job as it ended. */
+  job: Job;
+  /** Every delta's text from `from` on, joined. */
+  text: string;
+}
+
+export type PlanPage = "about" | "faq" | "auth";
+
+/** Body of `POST /app/sites/{site_id}/generate`: a plan (`mode`, `pages`) or one page (`kind`). */
+export interface GenerateInput {
+  /** One page to remake; needs a plan already. */
+  kind?: PageKind;
+  /** The project type; with `pages`, a full plan. */
+  mode?: ProjectType;
+  /** Pages besides the landing page; not for `landing`. */
+  pages?: PlanPage[];
+  /** A community forum for registered people (saas, website). */
+  community?: boolean;
+  /** Wishes for the pages, at most 2000 characters; not saved with the project. */
+  instructions?: string;
+  /** With `kind: "template"`: remake the landing page, keep the type. With a full plan: change the type. */
+  regenerate?: boolean;
+}
+
+/** `202` answer of `POST /app/sites/{site_id}/generate`. */
+export interface GenerationStarted {
+  /** The first page's job; each done job names the next in `next_job_id`. */
+  job_id: string;
+  status: "running";
+  mode: ProjectType;
+  pages: PlanPage[];
+  /** The pages this generation writes, in order. */
+  generating: PageKind[];
+}
+
+/** A page version as listed (no HTML). */
+export interface PageVersion {
+  id: string;
+  kind: PageKind;
+  name: string;
+  source: "generated" | "custom";
+  /** The design it was rendered in; null for custom HTML. */
+  design: string | null;
+  created_at: string;
+  current: boolean;
+}
+
+/** A page version read singly. */
+export interface PageVersionDetail extends PageVersion {
+  html: string;
+}
+
+/** Body of `POST /app/sites/{site_id}/versions`. */
+export interface CreatePageVersionInput {
+  kind: PageKind;
+  /** At most 5 MB. */
+  html: string;
+  /** What changed. */
+  name: string;
+}

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite, type Reposite } from "@reposite/core";
+import { createReposite, type CreateRepositeOptions, type Reposite } from "@reposite/core";
 import { startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { createApp } from "../src/app.js";
 import { startServer, type RunningServer } from "../src/start-server.js";
@@ -25,12 +25,17 @@ export const DEFAULT_REPOS: FakeRepo[] = [
 ];
 
 /** A Reposite on a fresh data dir, talking to a loopback fake GitHub, reached in-process or over a socket. */
-export async function startHarness(transport: Transport, repos: FakeRepo[] = DEFAULT_REPOS): Promise<Harness> {
+export async function startHarness(
+  transport: Transport,
+  repos: FakeRepo[] = DEFAULT_REPOS,
+  extra: Omit<CreateRepositeOptions, "config"> & { config?: CreateRepositeOptions["config"] } = {},
+): Promise<Harness> {
   const github = await startFakeGitHub({ repos });
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-test-"));
-  const options = {
-    config: { dataDir, baseUrl: "http://127.0.0.1:3000", sitesDomain: "sites.test" },
+  const options: CreateRepositeOptions = {
     github: { apiUrl: github.url, webHosts: ["github.com"] },
+    ...extra,
+    config: { dataDir, baseUrl: "http://127.0.0.1:3000", sitesDomain: "sites.test", ...extra.config },
   };
   let server: RunningServer | undefined;
   let reposite: Reposite;

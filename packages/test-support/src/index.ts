@@ -26,3 +26,5 @@ export {
   type DockerResult,
   type LocalBaseImages,
 } from "./docker.js";
+export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite } from "./sample-pages.js";
+export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";

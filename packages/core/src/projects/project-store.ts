@@ -27,8 +27,18 @@ export class ProjectStore {
     });
   }
 
-  async update(project: ProjectRecord): Promise<void> {
-    await this.storage.setItem(recordKey(project.id), project);
+  /**
+   * Changes a project under its lock, so writers (a PATCH, a page becoming current, a deploy)
+   * never undo each other. Answers the changed record, or null when the project is gone.
+   */
+  async modify(id: string, change: (project: ProjectRecord) => ProjectRecord | Promise<ProjectRecord>): Promise<ProjectRecord | null> {
+    return this.locks.withLock(recordKey(id), async () => {
+      const project = await this.get(id);
+      if (!project) return null;
+      const changed = await change(project);
+      await this.storage.setItem(recordKey(id), changed);
+      return changed;
+    });
   }
 
   async remove(project: ProjectRecord): Promise<void> {

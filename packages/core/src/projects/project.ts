@@ -42,6 +42,8 @@ export interface ProjectRecord {
   logo_url: string;
   auth_redirect_to_app: boolean;
   wizard: Wizard | null;
+  /** The current version of each page that has one. */
+  current_pages: Partial<Record<PageKind, string>>;
   deployment: DeploymentSummary | null;
   visits: number;
 }

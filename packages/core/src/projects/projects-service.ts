@@ -52,6 +52,7 @@ export class ProjectsService {
       logo_url: "",
       auth_redirect_to_app: false,
       wizard: null,
+      current_pages: {},
       deployment: null,
       visits: 0,
     };
@@ -78,17 +79,19 @@ export class ProjectsService {
 
   async update(ownerId: string, id: string, input: UpdateProjectInput): Promise<ProjectDetailView> {
     const changes = parseInput(updateProjectSchema, input);
-    const project = await this.getOwned(ownerId, id);
     if (changes.design) assertKnownDesign(changes.design);
-    if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
-      // Both parts arrive with publishing and hosting; until a project has them the switch stays off.
-      throw conflict(
-        "Sending people straight to the app needs a published sign-in page and a deployed app. Publish the site and deploy the app first.",
-        "auth_redirect_unavailable",
-      );
-    }
-    const updated: ProjectRecord = { ...project, ...changes, updated_at: formatTimestamp(this.clock.now()) };
-    await this.store.update(updated);
+    await this.getOwned(ownerId, id);
+    const updated = await this.store.modify(id, (project) => {
+      if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
+        // Both parts arrive with publishing and hosting; until a project has them the switch stays off.
+        throw conflict(
+          "Sending people straight to the app needs a published sign-in page and a deployed app. Publish the site and deploy the app first.",
+          "auth_redirect_unavailable",
+        );
+      }
+      return { ...project, ...changes, updated_at: formatTimestamp(this.clock.now()) };
+    });
+    if (!updated) throw notFound("Project not found.");
     return this.detailView(updated);
   }
 
@@ -123,7 +126,9 @@ export class ProjectsService {
   }
 
   private detailView(project: ProjectRecord): ProjectDetailView {
-    return { ...this.view(project), wizard: project.wizard, deployment: project.deployment };
+    // The spec shows a landing page's plan as null: it is one page, with nothing to list.
+    const wizard = project.wizard?.mode === "landing" ? null : project.wizard;
+    return { ...this.view(project), wizard, deployment: project.deployment };
   }
 }
 

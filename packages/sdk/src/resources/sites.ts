@@ -1,7 +1,15 @@
 import type { RequestOptions } from "../client.js";
 import { path } from "../internal/path.js";
 import { APIResource } from "../resource.js";
-import type { CreateProjectInput, DeleteProjectOptions, ProjectDetailView, ProjectView, UpdateProjectInput } from "../types.js";
+import type {
+  CreateProjectInput,
+  DeleteProjectOptions,
+  GenerateInput,
+  GenerationStarted,
+  ProjectDetailView,
+  ProjectView,
+  UpdateProjectInput,
+} from "../types.js";
 
 /** Projects (sites): a record made from a repository link; its `id` is the `site_id` of other calls. */
 export class Sites extends APIResource {
@@ -34,5 +42,15 @@ export class Sites extends APIResource {
    */
   async delete(siteId: string, params: DeleteProjectOptions = {}, options?: RequestOptions): Promise<void> {
     return this.client.delete(path`/app/sites/${siteId}`, { ...options, query: { purge: params.purge ? "1" : undefined } });
+  }
+
+  /**
+   * Starts writing the site's pages. `POST /app/sites/{site_id}/generate` → `202`. Follow the
+   * pages with `jobs.stream(job_id)` / `jobs.wait(job_id)` and each done job's `next_job_id`.
+   * Errors: `422` (`private_repo`, `instructions_too_long`, `not_in_plan`, `no_plan`), `409`
+   * `regenerate_required`, `429` `generation_limit`, `503` `hosting_unavailable`.
+   */
+  async generate(siteId: string, input: GenerateInput, options?: RequestOptions): Promise<GenerationStarted> {
+    return this.client.post(path`/app/sites/${siteId}/generate`, { ...options, body: input });
   }
 }

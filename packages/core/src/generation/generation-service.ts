@@ -1,0 +1,227 @@
+import { inject, injectable, type InjectionToken } from "tsyringe";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { CONFIG, type RepositeConfig } from "../config.js";
+import { findDesign, pickDesign } from "../designs/index.js";
+import { RepositeError } from "../errors.js";
+import type { JobView } from "../jobs/job.js";
+import { JobsService, type JobOutcome, type JobWork, type StartJobSpec } from "../jobs/jobs-service.js";
+import { PageVersionsService } from "../pages/page-versions-service.js";
+import type { PageKind, ProjectRecord, ProjectType, Wizard } from "../projects/project.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import { assertTypeAllowed } from "../repo-access/project-type-rule.js";
+import { RepoAccessService } from "../repo-access/repo-access-service.js";
+import { renderPage } from "../rendering/index.js";
+import { RateLimiter } from "../util/rate-limiter.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { parseInput } from "../util/validation.js";
+import { generateSchema, type GenerationStarted } from "./generation-input.js";
+import { assertInstructionsLength, splitInstructions } from "./instructions.js";
+import type { PageAuthor, PageRequest } from "./page-author.js";
+
+/** The author that writes pages: the AI author with a model configured, else the README author. */
+export const PAGE_AUTHOR: InjectionToken<PageAuthor> = Symbol.for("reposite.PageAuthor");
+
+/** Generations one account may run at a time, and start per 24 hours. */
+export const GENERATIONS_AT_A_TIME = 2;
+export const GENERATIONS_PER_DAY = 30;
+
+interface Plan {
+  type: ProjectType;
+  wizard: Wizard;
+  /** Pages to write, in order. */
+  kinds: PageKind[];
+  /** The whole plan is new (saved on the project). */
+  fullPlan: boolean;
+}
+
+/**
+ * Site generation: checks the plan and the limits, saves the plan on the project, and writes the
+ * pages one after another, each in its own job (`next_job_id` links them). Each page becomes a new
+ * current version, rendered in the project's design as it is when the page is written.
+ */
+@injectable()
+export class GenerationService {
+  /** First job of each generation still under way, per account (the chain is followed from there). */
+  private readonly chains = new Map<string, Set<string>>();
+
+  constructor(
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(PageVersionsService) private readonly versions: PageVersionsService,
+    @inject(JobsService) private readonly jobs: JobsService,
+    @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
+    @inject(RateLimiter) private readonly limiter: RateLimiter,
+    @inject(PAGE_AUTHOR) private readonly author: PageAuthor,
+    @inject(CONFIG) private readonly config: RepositeConfig,
+    @inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async generate(ownerId: string, siteId: string, input: unknown): Promise<GenerationStarted> {
+    const body = parseInput(generateSchema, input);
+    assertInstructionsLength(body.instructions);
+    const project = await this.projects.getOwned(ownerId, siteId);
+    const plan = planOf(project, body);
+    assertTypeAllowed(project.repository, plan.type);
+    if (plan.type === "saas" && !this.config.appHosting) {
+      throw new RepositeError(503, "This server does not host apps, so it cannot make a saas site. Choose website or landing.", "hosting_unavailable");
+    }
+    await this.takeGenerationSlot(ownerId);
+
+    if (plan.fullPlan) {
+      await this.store.modify(siteId, (record) => ({ ...record, wizard: plan.wizard, updated_at: formatTimestamp(this.clock.now()) }));
+    }
+    const wishes = splitInstructions(body.instructions, plan.kinds.length === 1 && plan.kinds[0] !== "template" ? { unnamedTo: plan.kinds[0] as "about" | "faq" } : {});
+    let readme: Promise<string | null> | undefined;
+    const context = {
+      ownerId,
+      siteId,
+      plan,
+      wishes,
+      // Read once per generation, when the first page is written.
+      readme: () => (readme ??= this.readme(ownerId, project)),
+    };
+    const first = await this.jobs.start(this.jobSpec(context, 0), this.pageWork(context, 0));
+    this.chainsOf(ownerId).add(first.job_id);
+    return {
+      job_id: first.job_id,
+      status: "running",
+      mode: plan.type,
+      pages: plan.wizard.pages,
+      generating: plan.kinds,
+    };
+  }
+
+  private jobSpec(context: GenerationContext, index: number): StartJobSpec {
+    const { plan } = context;
+    return {
+      ownerId: context.ownerId,
+      siteId: context.siteId,
+      type: "generate",
+      details: { mode: plan.type, pages: plan.wizard.pages, kind: plan.kinds[index] },
+    };
+  }
+
+  private pageWork(context: GenerationContext, index: number): JobWork {
+    return async (job): Promise<JobOutcome> => {
+      const kind = context.plan.kinds[index]!;
+      const project = await this.projects.getOwned(context.ownerId, context.siteId);
+      const request: PageRequest = {
+        kind,
+        type: context.plan.type,
+        product: {
+          name: project.name,
+          description: project.description,
+          repositoryUrl: project.repository.url,
+          topics: project.repository.topics,
+          defaultBranch: project.repository.default_branch,
+        },
+        readme: await context.readme(),
+        instructions: kind === "auth" ? null : (context.wishes[kind] ?? null),
+        pages: ["template", ...context.plan.wizard.pages],
+        community: context.plan.wizard.community,
+      };
+      const content = await this.author.write(request, (text) => job.write(text), job.signal);
+      const design = findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
+      const html = renderPage(design, content, {
+        name: project.name,
+        logoUrl: project.logo_url,
+        colorMode: project.color_mode,
+        type: context.plan.type,
+        repositoryUrl: project.repository.url,
+        appPath: "/app/",
+        pages: request.pages,
+        community: context.plan.wizard.community,
+        year: this.clock.now().getUTCFullYear(),
+      });
+      const version = await this.versions.add({
+        ownerId: context.ownerId,
+        siteId: context.siteId,
+        kind,
+        name: request.instructions ? `Generated (${this.author.name}) with your wishes` : `Generated (${this.author.name})`,
+        html,
+        source: "generated",
+        design: design.id,
+      });
+      const next = index + 1 < context.plan.kinds.length ? { spec: this.jobSpec(context, index + 1), work: this.pageWork(context, index + 1) } : undefined;
+      return { version_id: version.id, ...(next ? { next } : {}) };
+    };
+  }
+
+  /** `429 generation_limit` past 2 generations under way or 30 started in the last 24 hours. */
+  private async takeGenerationSlot(ownerId: string): Promise<void> {
+    let running = 0;
+    for (const first of [...this.chainsOf(ownerId)]) {
+      if (await this.isUnderWay(ownerId, first)) running++;
+      else this.chainsOf(ownerId).delete(first);
+    }
+    if (running >= GENERATIONS_AT_A_TIME) {
+      throw new RepositeError(429, `${GENERATIONS_AT_A_TIME} generations are already under way for this account. Wait for one to finish.`, "generation_limit");
+    }
+    const quota = await this.limiter.take({ name: "generations", max: GENERATIONS_PER_DAY, windowMs: 86_400_000 }, ownerId);
+    if (!quota.allowed) {
+      throw new RepositeError(429, `At most ${GENERATIONS_PER_DAY} generations a day; try again later.`, "generation_limit", { retry_after: quota.retryAfter });
+    }
+  }
+
+  /** Follows `next_job_id` from a generation's first job: under way while its last job runs. */
+  private async isUnderWay(ownerId: string, jobId: string): Promise<boolean> {
+    for (let id: string | null = jobId; id; ) {
+      const job: JobView | null = await this.jobs.get(ownerId, id).catch(() => null);
+      if (!job) return false;
+      if (job.status === "running") return true;
+      if (job.status !== "done") return false;
+      id = job.next_job_id;
+    }
+    return false;
+  }
+
+  private chainsOf(ownerId: string): Set<string> {
+    let chains = this.chains.get(ownerId);
+    if (!chains) this.chains.set(ownerId, (chains = new Set()));
+    return chains;
+  }
+
+  private async readme(ownerId: string, project: ProjectRecord): Promise<string | null> {
+    const resolved = await this.repoAccess.resolve(ownerId, project.repository.url);
+    const access = await this.repoAccess.accessFor(ownerId, resolved.host.id);
+    return resolved.host.getReadme(resolved.link, access);
+  }
+}
+
+interface GenerationContext {
+  ownerId: string;
+  siteId: string;
+  plan: Plan;
+  wishes: Partial<Record<"template" | "about" | "faq", string>>;
+  readme: () => Promise<string | null>;
+}
+
+/** The spec's rules for what a request generates. */
+function planOf(project: ProjectRecord, body: ReturnType<typeof generateSchema.parse>): Plan {
+  const current = project.wizard;
+  if (body.mode) {
+    if (body.kind && body.kind !== "template") {
+      throw invalid("Send either a plan (mode and pages) or one page (kind), not both.", "kind");
+    }
+    if (current?.mode === "saas" && body.mode !== "saas") {
+      throw new RepositeError(422, "A saas project keeps every page as a product page; its type cannot change.", "saas_keeps_type");
+    }
+    if (current && current.mode !== body.mode && !body.regenerate) {
+      throw new RepositeError(409, `The project is a ${current.mode} site. Send regenerate: true with the new plan to change its type.`, "regenerate_required");
+    }
+    if (body.mode === "landing" && body.pages?.length) throw invalid("A landing site is one page: leave pages out.", "pages");
+    if (body.mode === "landing" && body.community) throw invalid("A landing site has no community; choose saas or website.", "community");
+    const pages = body.mode === "landing" ? [] : [...new Set(body.pages ?? [])];
+    const wizard: Wizard = { mode: body.mode, pages, community: body.community ?? false };
+    return { type: body.mode, wizard, kinds: ["template", ...pages], fullPlan: true };
+  }
+  if (!body.kind) throw invalid("Send a plan (mode, and pages for saas or website) or the one page to remake (kind).", "mode");
+  if (!current) throw new RepositeError(422, "This project has no plan yet: generate it first with a mode.", "no_plan");
+  if (body.kind !== "template" && !current.pages.includes(body.kind)) {
+    throw new RepositeError(422, `The ${body.kind} page is not in this project's plan; send a full plan that includes it.`, "not_in_plan");
+  }
+  return { type: current.mode, wizard: current, kinds: [body.kind], fullPlan: false };
+}
+
+const invalid = (message: string, field: string) => new RepositeError(422, message, "invalid_request", { field });

@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/**
+ * Structured content of one page. Authors (the AI, or the README author) write this; designs
+ * render it. Keeping content apart from looks lets one text show in any of the 30 designs.
+ */
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const linkSchema = z.object({ label: text(40) });
+
+export const landingContentSchema = z.object({
+  kind: z.literal("template"),
+  /** For the browser tab and search results. */
+  meta: z.object({ title: text(70), description: text(200) }),
+  hero: z.object({
+    /** The promise, a few words. */
+    title: text(90),
+    subtitle: text(280),
+    /** saas: opens the app; website/landing: opens the repository. */
+    primary_cta: linkSchema,
+    secondary_cta: linkSchema.optional(),
+  }),
+  features: z.array(z.object({ title: text(60), body: text(300) })).min(3).max(8),
+  /** How it works, install, usage: each a titled block, optionally with code. */
+  sections: z
+    .array(z.object({ title: text(80), body: text(1200), code: z.string().max(2000).optional() }))
+    .max(6),
+  closing: z.object({ title: text(90), body: text(300), cta: linkSchema }),
+});
+
+export const aboutContentSchema = z.object({
+  kind: z.literal("about"),
+  meta: z.object({ title: text(70), description: text(200) }),
+  title: text(90),
+  intro: text(600),
+  sections: z.array(z.object({ title: text(80), body: text(1500) })).min(1).max(8),
+  facts: z.array(z.object({ label: text(40), value: text(120) })).max(8),
+});
+
+export const faqContentSchema = z.object({
+  kind: z.literal("faq"),
+  meta: z.object({ title: text(70), description: text(200) }),
+  title: text(90),
+  intro: text(400),
+  items: z.array(z.object({ question: text(200), answer: text(1500) })).min(3).max(20),
+});
+
+export const authContentSchema = z.object({
+  kind: z.literal("auth"),
+  meta: z.object({ title: text(70), description: text(200) }),
+  title: text(90),
+  subtitle: text(280),
+  sign_in_label: text(30),
+  sign_up_label: text(30),
+  /** A line under the form, for example what members get. */
+  note: text(300),
+});
+
+export const pageContentSchema = z.discriminatedUnion("kind", [
+  landingContentSchema,
+  aboutContentSchema,
+  faqContentSchema,
+  authContentSchema,
+]);
+
+export type LandingContent = z.infer<typeof landingContentSchema>;
+export type AboutContent = z.infer<typeof aboutContentSchema>;
+export type FaqContent = z.infer<typeof faqContentSchema>;
+export type AuthContent = z.infer<typeof authContentSchema>;
+export type PageContent = z.infer<typeof pageContentSchema>;

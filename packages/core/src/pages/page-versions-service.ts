@@ -1,0 +1,151 @@
+import { inject, injectable } from "tsyringe";
+import { z } from "zod";
+import { notFound, RepositeError } from "../errors.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { IDS, type IdGenerator } from "../ports/ids.js";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import type { PageKind, ProjectRecord } from "../projects/project.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { parseInput } from "../util/validation.js";
+import {
+  MAX_PAGE_HTML_BYTES,
+  PAGE_KINDS,
+  type PageVersionDetail,
+  type PageVersionRecord,
+  type PageVersionView,
+} from "./page-version.js";
+
+const kindSchema = z.enum(PAGE_KINDS, { message: `kind must be one of ${PAGE_KINDS.join(", ")}` });
+
+const customSchema = z.strictObject({
+  kind: kindSchema,
+  html: z.string({ message: "html is required" }).min(1, "html must not be empty"),
+  name: z.string().trim().min(1, "a name saying what changed is required").max(200),
+});
+
+const actualSchema = z.strictObject({
+  kind: kindSchema,
+  version_id: z.string({ message: "version_id is required" }).min(1).max(100),
+});
+
+const versionKey = (id: string) => `page-versions:${id}`;
+const historyKey = (siteId: string, kind: PageKind) => `page-history:${siteId}:${kind}`;
+
+/** Each page's history of versions; one version per page is current. */
+@injectable()
+export class PageVersionsService {
+  constructor(
+    @inject(STORAGE) private readonly storage: RecordStorage,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(IDS) private readonly ids: IdGenerator,
+    @inject(LOCKS) private readonly locks: Locks,
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+  ) {}
+
+  /** Versions of the project's pages (of one kind when given), newest first, without HTML. */
+  async list(ownerId: string, siteId: string, kind?: string): Promise<PageVersionView[]> {
+    const project = await this.projects.getOwned(ownerId, siteId);
+    const kinds = kind === undefined || kind === "" ? PAGE_KINDS : [parseInput(kindSchema, kind)];
+    const versions: PageVersionView[] = [];
+    for (const each of kinds) {
+      const ids = (await this.storage.getItem<string[]>(historyKey(siteId, each))) ?? [];
+      const records = await Promise.all(ids.map((id) => this.storage.getItem<PageVersionRecord>(versionKey(id))));
+      for (const record of records.reverse()) if (record) versions.push(view(record, project));
+    }
+    return versions;
+  }
+
+  async get(ownerId: string, versionId: string): Promise<PageVersionDetail> {
+    const record = await this.storage.getItem<PageVersionRecord>(versionKey(versionId));
+    if (!record || record.owner_id !== ownerId) throw notFound("Page version not found.");
+    const project = await this.projects.getOwned(ownerId, record.site_id);
+    return { ...view(record, project), html: record.html };
+  }
+
+  /** The owner's own HTML for a page; it becomes the current version. */
+  async addCustom(ownerId: string, siteId: string, input: unknown): Promise<PageVersionView> {
+    await this.projects.getOwned(ownerId, siteId);
+    const { kind, html, name } = parseInput(customSchema, input);
+    const bytes = Buffer.byteLength(html, "utf8");
+    if (bytes > MAX_PAGE_HTML_BYTES) {
+      throw new RepositeError(413, `The page's HTML is ${(bytes / 1024 / 1024).toFixed(1)} MB; at most 5 MB is allowed.`, "html_too_large");
+    }
+    return this.add({ ownerId, siteId, kind, name, html, source: "custom", design: null });
+  }
+
+  /** Stores a version and makes it the page's current one. */
+  async add(input: {
+    ownerId: string;
+    siteId: string;
+    kind: PageKind;
+    name: string;
+    html: string;
+    source: PageVersionRecord["source"];
+    design: string | null;
+  }): Promise<PageVersionView> {
+    const record: PageVersionRecord = {
+      id: this.ids.newId("ver"),
+      site_id: input.siteId,
+      owner_id: input.ownerId,
+      kind: input.kind,
+      name: input.name,
+      html: input.html,
+      source: input.source,
+      design: input.design,
+      created_at: formatTimestamp(this.clock.now()),
+    };
+    await this.storage.setItem(versionKey(record.id), record);
+    await this.locks.withLock(historyKey(input.siteId, input.kind), async () => {
+      const ids = (await this.storage.getItem<string[]>(historyKey(input.siteId, input.kind))) ?? [];
+      await this.storage.setItem(historyKey(input.siteId, input.kind), [...ids, record.id]);
+    });
+    const project = await this.setCurrent(input.siteId, input.kind, record.id);
+    return view(record, project);
+  }
+
+  /** Makes an earlier version of a page current again. */
+  async makeCurrent(ownerId: string, siteId: string, input: unknown): Promise<PageVersionView> {
+    await this.projects.getOwned(ownerId, siteId);
+    const { kind, version_id } = parseInput(actualSchema, input);
+    const record = await this.storage.getItem<PageVersionRecord>(versionKey(version_id));
+    if (!record || record.owner_id !== ownerId || record.site_id !== siteId) throw notFound("Page version not found.");
+    if (record.kind !== kind) {
+      throw new RepositeError(422, `Version ${version_id} is a version of the ${record.kind} page, not of ${kind}.`, "wrong_kind", { field: "kind" });
+    }
+    return view(record, await this.setCurrent(siteId, kind, record.id));
+  }
+
+  /** The current version of every page that has one, for publishing. */
+  async currentPages(ownerId: string, siteId: string): Promise<PageVersionRecord[]> {
+    const project = await this.projects.getOwned(ownerId, siteId);
+    const records = await Promise.all(
+      Object.values(project.current_pages ?? {}).map((id) => this.storage.getItem<PageVersionRecord>(versionKey(id))),
+    );
+    return records.filter((record): record is PageVersionRecord => record !== null);
+  }
+
+  private async setCurrent(siteId: string, kind: PageKind, versionId: string): Promise<ProjectRecord> {
+    const updated = await this.store.modify(siteId, (project) => ({
+      ...project,
+      current_pages: { ...project.current_pages, [kind]: versionId },
+    }));
+    if (!updated) throw notFound("Project not found.");
+    return updated;
+  }
+}
+
+function view(record: PageVersionRecord, project: ProjectRecord): PageVersionView {
+  return {
+    id: record.id,
+    kind: record.kind,
+    name: record.name,
+    source: record.source,
+    design: record.design,
+    created_at: record.created_at,
+    current: project.current_pages?.[record.kind] === record.id,
+  };
+}

@@ -1,0 +1,247 @@
+import type { AboutContent, AuthContent, FaqContent, LandingContent } from "../../generation/page-content.js";
+import type { PageKind } from "../../projects/project.js";
+import { html, joinHtml, type HtmlValue, type SafeHtml } from "../escape.js";
+import { PAGE_PATHS } from "../site-context.js";
+import type { RenderContext } from "./layout.js";
+
+/** Building blocks every layout shares: brand, menu, buttons, rich text, forms, questions, footer. */
+
+const NAV_LABELS: Record<PageKind, string> = { template: "Home", about: "About", faq: "FAQ", auth: "Sign in" };
+
+export interface NavItem {
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+/** Menu entries: the site's pages in order, then the community forum when it is on. */
+export function navItems(ctx: RenderContext): NavItem[] {
+  const seen = new Set<PageKind>();
+  const items: NavItem[] = [];
+  for (const kind of ctx.site.pages) {
+    if (seen.has(kind) || !(kind in PAGE_PATHS)) continue;
+    seen.add(kind);
+    items.push({ label: NAV_LABELS[kind], href: PAGE_PATHS[kind], current: ctx.page === kind });
+  }
+  if (ctx.site.community) items.push({ label: "Community", href: "/community", current: false });
+  // A one-page site needs no menu: the brand already links home.
+  return items.some((item) => item.href !== PAGE_PATHS.template) ? items : [];
+}
+
+/** `<nav>` with the menu as a list; nothing when the site has a single page. */
+export function nav(ctx: RenderContext, className = "nav", label = "Main"): SafeHtml {
+  const items = navItems(ctx);
+  if (items.length === 0) return html``;
+  return html`<nav class="${className}" aria-label="${label}"><ul>${items.map(
+    (item) => html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : ""}>${item.label}</a></li>`,
+  )}</ul></nav>`;
+}
+
+/**
+ * A logo is shown only when it cannot make the page fetch from another origin: a `data:` image or a
+ * path on the site itself. A logo on another host would be a third-party request from every visit,
+ * so such a logo falls back to the monogram; publishing can copy the file to the site and pass its path.
+ */
+export function safeLogoSrc(url: string): string | null {
+  const value = url.trim();
+  if (/^data:image\/(png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(value) && !/\s/.test(value)) return value;
+  if (/^\/(?![/\\])[^\s"'<>]*$/.test(value)) return value;
+  return null;
+}
+
+/** One or two letters for the text mark: the first letters of the first two words of the name. */
+export function monogram(name: string): string {
+  const words = name.split(/[\s\-_./]+/).filter((word) => word.length > 0);
+  const letters = words.slice(0, 2).map((word) => Array.from(word)[0] ?? "");
+  const mark = (words.length > 1 ? letters.join("") : (letters[0] ?? "")).toUpperCase();
+  return mark || "•";
+}
+
+/** The logo (image or monogram) and the product name, linking home. */
+export function brand(ctx: RenderContext, className = "brand"): SafeHtml {
+  const name = ctx.site.name;
+  const src = safeLogoSrc(ctx.site.logoUrl);
+  const logo = src
+    ? html`<img src="${src}" alt="${name} logo" width="32" height="32">`
+    : html`<span class="mark" aria-hidden="true">${monogram(name)}</span>`;
+  return html`<a class="${className}" href="/">${logo}<span class="brand-name">${name}</span></a>`;
+}
+
+export function skipLink(): SafeHtml {
+  return html`<a class="skip" href="#main">Skip to content</a>`;
+}
+
+/** The primary call to action: the app for `saas`, the repository for `website` and `landing`. */
+export function primaryButton(ctx: RenderContext, label: string, className = "btn"): SafeHtml {
+  const { href, external } = ctx.primary;
+  return html`<a class="${className}" href="${href}"${external ? html` rel="noopener"` : ""}>${label}</a>`;
+}
+
+/** The secondary call to action stays on the page: it leads to how it works, or to the features. */
+export function secondaryHref(content: LandingContent): string {
+  return content.sections.length > 0 ? "#how" : "#features";
+}
+
+export function secondaryButton(content: LandingContent, className = "btn btn-alt"): SafeHtml {
+  const cta = content.hero.secondary_cta;
+  return cta ? html`<a class="${className}" href="${secondaryHref(content)}">${cta.label}</a>` : html``;
+}
+
+/** Both hero buttons in an `.actions` row. */
+export function heroActions(content: LandingContent, ctx: RenderContext, extraClass = ""): SafeHtml {
+  return html`<div class="actions${extraClass ? ` ${extraClass}` : ""}">${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}</div>`;
+}
+
+/** Id of a landing section: the first is `how` (the secondary button's target). */
+export function sectionId(index: number): string {
+  return index === 0 ? "how" : `section-${index + 1}`;
+}
+
+/** Inline text with `code` spans. */
+export function inline(text: string): SafeHtml {
+  const parts = text.split(/`([^`\n]+)`/);
+  return joinHtml(parts.map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part)));
+}
+
+/** Paragraphs from text with blank lines between them; blocks of `- ` lines become lists. */
+export function rich(text: string): SafeHtml {
+  const blocks = text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean);
+  return joinHtml(
+    blocks.map((block) => {
+      const lines = block.split("\n").map((line) => line.trim());
+      if (lines.every((line) => /^[-*•]\s+/.test(line))) {
+        return html`<ul>${lines.map((line) => html`<li>${inline(line.replace(/^[-*•]\s+/, ""))}</li>`)}</ul>`;
+      }
+      return html`<p>${joinHtml(
+        lines.map((line) => inline(line)),
+        " ",
+      )}</p>`;
+    }),
+  );
+}
+
+export function codeBlock(code: string, label?: string): SafeHtml {
+  const body = code.replace(/\s+$/, "");
+  return html`<pre${label ? html` aria-label="${label}"` : ""}><code>${body}</code></pre>`;
+}
+
+/** The first command a reader would type: the first code line of the sections, without a prompt. */
+export function firstCommand(content: LandingContent): string | undefined {
+  for (const section of content.sections) {
+    for (const line of (section.code ?? "").split("\n")) {
+      const trimmed = line.trim();
+      if (trimmed && !/^(#|\/\/|--)/.test(trimmed)) return trimmed.replace(/^[$>]\s*/, "");
+    }
+  }
+  return undefined;
+}
+
+/** Two-digit counter: 01, 02… */
+export function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** FNV-1a of a string: a stable seed for decorative choices. */
+export function hashString(value: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) {
+    hash ^= value.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Picks from a list by a number (variant or seed). */
+export function pick<T>(list: readonly T[], n: number): T {
+  return list[Math.abs(n) % list.length]!;
+}
+
+const ICON_PATHS = [
+  "M13 2 4 14h7l-1 8 9-12h-7z", // bolt
+  "M12 3 4 6v6c0 4.5 3.4 8.2 8 9 4.6-.8 8-4.5 8-9V6z", // shield
+  "m12 3 9 5-9 5-9-5zM3 13l9 5 9-5", // layers
+  "M4 5h16v14H4zM7 9l3 3-3 3M12 15h5", // terminal
+  "M4 20V10M10 20V4M16 20v-7M22 20H2", // chart
+  "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM3 12h18M12 3c2.5 2.7 2.5 15.3 0 18M12 3c-2.5 2.7-2.5 15.3 0 18", // globe
+  "M9 3h6v4a2 2 0 1 0 0 4v4h-4a2 2 0 1 0-4 0H3V9h4a2 2 0 1 0 0-4z", // puzzle
+  "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 7v5l3 2", // clock
+  "M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6", // spark
+  "M8 6 2 12l6 6M16 6l6 6-6 6", // code
+] as const;
+
+/** A tick, for lists of what is included. */
+export function checkIcon(className = "ico"): SafeHtml {
+  return html`<svg class="${className}" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="m4 12.5 5 5L20 6.5"/></svg>`;
+}
+
+/** A decorative line icon, hidden from assistive technology. */
+export function icon(n: number, className = "ico"): SafeHtml {
+  return html`<svg class="${className}" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${pick(ICON_PATHS, n)}"/></svg>`;
+}
+
+/** The sign-in and sign-up forms; publishing wires the two actions. */
+export function authForms(content: AuthContent, className = "forms"): SafeHtml {
+  const form = (id: string, title: string, action: string, password: string) => html`<form class="form" method="post" action="${action}" aria-labelledby="${id}-title">
+<h2 id="${id}-title">${title}</h2>
+<div class="field"><label for="${id}-email">Email</label><input id="${id}-email" name="email" type="email" autocomplete="email" required></div>
+<div class="field"><label for="${id}-password">Password</label><input id="${id}-password" name="password" type="password" autocomplete="${password}" minlength="8" required></div>
+<button class="btn" type="submit">${title}</button>
+</form>`;
+  return html`<div class="${className}">${form("sign-in", content.sign_in_label, "/auth/sign-in", "current-password")}${form("sign-up", content.sign_up_label, "/auth/sign-up", "new-password")}</div>`;
+}
+
+/** Questions as disclosure widgets; the first is open so the page never looks empty. */
+export function faqDetails(content: FaqContent, openFirst = true): SafeHtml {
+  return html`<div class="qas">${content.items.map(
+    (item, i) => html`<details class="qa"${openFirst && i === 0 ? html` open` : ""}><summary>${item.question}</summary><div class="answer">${rich(item.answer)}</div></details>`,
+  )}</div>`;
+}
+
+/** Questions as a list of `h2`s with their answers, for layouts that read like a document. */
+export function faqList(content: FaqContent, numbered = false): SafeHtml {
+  return html`<div class="qlist">${content.items.map(
+    (item, i) => html`<section class="q"><h2>${numbered ? html`<span class="q-n" aria-hidden="true">${pad(i + 1)}</span> ` : ""}${item.question}</h2>${rich(item.answer)}</section>`,
+  )}</div>`;
+}
+
+/** The About page's facts as a definition list under its own heading; nothing when there are none. */
+export function factsBlock(content: AboutContent, title = "At a glance", headingClass = ""): SafeHtml {
+  if (content.facts.length === 0) return html``;
+  return html`<section class="facts-block" aria-labelledby="facts-title"><h2 id="facts-title"${headingClass ? html` class="${headingClass}"` : ""}>${title}</h2><dl class="facts">${content.facts.map(
+    (fact) => html`<div><dt>${fact.label}</dt><dd>${inline(fact.value)}</dd></div>`,
+  )}</dl></section>`;
+}
+
+/** About sections as `h2` + text. */
+export function aboutSections(content: AboutContent, className = "prose-section"): SafeHtml {
+  return joinHtml(content.sections.map((section) => html`<section class="${className}"><h2>${section.title}</h2>${rich(section.body)}</section>`));
+}
+
+/** Footer links: the menu, then the app (saas) or the source code (website, landing). */
+export function footerLinks(ctx: RenderContext): SafeHtml {
+  const items: HtmlValue[] = navItems(ctx).map((item) => html`<li><a href="${item.href}">${item.label}</a></li>`);
+  if (ctx.site.type === "saas") items.push(html`<li><a href="${ctx.primary.href}">Open the app</a></li>`);
+  else if (ctx.primary.external) items.push(html`<li><a href="${ctx.primary.href}" rel="noopener">Source code</a></li>`);
+  return html`<ul>${items}</ul>`;
+}
+
+export function copyright(ctx: RenderContext): SafeHtml {
+  return html`© ${ctx.site.year} ${ctx.site.name}`;
+}
+
+/** The standard footer: copyright and links, in one row that wraps. */
+export function footer(ctx: RenderContext, className = "footer"): SafeHtml {
+  return html`<footer class="${className}"><div class="wrap footer-row"><p>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></div></footer>`;
+}
+
+/** The 404 page's message and way home. */
+export function notFoundBody(ctx: RenderContext): SafeHtml {
+  return html`<h1>Page not found</h1><p class="lead">There is nothing at this address. It may have moved, or the link may be mistyped.</p><div class="actions"><a class="btn" href="/">Back to ${ctx.site.name}</a></div>`;
+}
+
+/** Feature-section heading texts; layouts pick one by variant so siblings read differently. */
+export const FEATURE_HEADINGS = ["Features", "What you get", "Highlights", "Why it helps"] as const;

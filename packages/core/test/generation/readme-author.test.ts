@@ -1,0 +1,253 @@
+import { describe, expect, it } from "vitest";
+import type { PageRequest } from "../../src/generation/page-author.js";
+import { PAGE_SCHEMAS } from "../../src/generation/page-author.js";
+import type { AboutContent, AuthContent, FaqContent, LandingContent } from "../../src/generation/page-content.js";
+import { buildReadmePage, createReadmeAuthor } from "../../src/generation/readme-author.js";
+import type { PageKind, ProjectType } from "../../src/projects/project.js";
+import { ASCIIDOC_README, CLI_README, EMPTY_README, LIBRARY_README, RST_README, WEBAPP_README } from "./readme-fixtures.js";
+
+const KINDS: PageKind[] = ["template", "about", "faq", "auth"];
+const TYPES: ProjectType[] = ["saas", "website", "landing"];
+const READMES: Record<string, string | null> = {
+  cli: CLI_README,
+  library: LIBRARY_README,
+  webapp: WEBAPP_README,
+  empty: EMPTY_README,
+  rst: RST_README,
+  asciidoc: ASCIIDOC_README,
+  none: null,
+};
+
+function request(overrides: Partial<PageRequest> = {}): PageRequest {
+  return {
+    kind: "template",
+    type: "website",
+    product: {
+      name: "tidyfiles",
+      description: "Sort your downloads",
+      repositoryUrl: "https://github.com/acme/tidyfiles",
+      topics: ["cli", "files"],
+      defaultBranch: "main",
+    },
+    readme: CLI_README,
+    instructions: null,
+    pages: ["template", "about", "faq", "auth"],
+    community: false,
+    ...overrides,
+  };
+}
+
+const build = <T>(overrides: Partial<PageRequest>) => buildReadmePage(request(overrides)) as T;
+const abort = () => {
+  const controller = new AbortController();
+  controller.abort();
+  return controller.signal;
+};
+
+describe("README author", () => {
+  describe.each(Object.entries(READMES))("README %s", (_name, readme) => {
+    it.each(TYPES.flatMap((type) => KINDS.map((kind) => [type, kind] as const)))("%s %s passes the schema", (type, kind) => {
+      for (const product of [
+        request().product,
+        { name: "x", description: "", repositoryUrl: "https://git.example.org/x.git", topics: [], defaultBranch: "" },
+        { name: "A".repeat(120), description: "B ".repeat(400), repositoryUrl: "https://github.com/a/b", topics: ["t".repeat(60)], defaultBranch: "main" },
+      ]) {
+        const page = buildReadmePage(request({ kind, type, readme, product, community: kind === "auth" }));
+        const parsed = PAGE_SCHEMAS[kind].safeParse(page);
+        expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+        expect(page.kind).toBe(kind);
+      }
+    });
+  });
+
+  it("is deterministic", () => {
+    for (const kind of KINDS) {
+      expect(JSON.stringify(buildReadmePage(request({ kind })))).toBe(JSON.stringify(buildReadmePage(request({ kind }))));
+    }
+  });
+
+  it("writes the page's JSON to onText in a few chunks and returns the same content", async () => {
+    const author = createReadmeAuthor();
+    const deltas: string[] = [];
+    const content = await author.write(request(), (delta) => deltas.push(delta), new AbortController().signal);
+    expect(author.name).toBe("readme");
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.length).toBeLessThanOrEqual(6);
+    expect(JSON.parse(deltas.join(""))).toEqual(content);
+    expect(content).toEqual(buildReadmePage(request()));
+  });
+
+  it("rejects with the signal's reason when aborted", async () => {
+    const signal = abort();
+    await expect(createReadmeAuthor().write(request(), () => {}, signal)).rejects.toBe(signal.reason);
+  });
+
+  describe("landing page", () => {
+    it("takes its facts from the README: hero, features, install and usage code", () => {
+      const page = build<LandingContent>({});
+      expect(page.hero.title).toBe("A fast command-line tool that sorts your Downloads folder into tidy sub-folders");
+      expect(page.features.map((feature) => feature.title)).toEqual([
+        "Fast",
+        "Safe",
+        "Rules",
+        "Works on Linux, macOS and Windows",
+        "Undo the last run",
+      ]);
+      expect(page.features[0]!.body).toBe("Sorts 10,000 files in under a second.");
+      const install = page.sections.find((section) => section.title === "Install");
+      expect(install?.code).toContain("npm install -g tidyfiles");
+      expect(install?.code).toContain("brew install tidyfiles");
+      expect(page.sections.find((section) => section.title === "Usage")?.code).toBe("$ tidy ~/Downloads --dry-run");
+      expect(page.closing.body).toContain("`npm install -g tidyfiles`");
+    });
+
+    it("labels the buttons for the project type", () => {
+      const saas = build<LandingContent>({ type: "saas" });
+      expect(saas.hero.primary_cta.label).toBe("Open the app");
+      expect(saas.closing.cta.label).toBe("Start now");
+      for (const type of ["website", "landing"] as const) {
+        const page = build<LandingContent>({ type });
+        expect(page.hero.primary_cta.label).toBe("View on GitHub");
+        expect(page.closing.cta.label).toBe("Get started on GitHub");
+      }
+      const gitlab = build<LandingContent>({ product: { ...request().product, repositoryUrl: "https://gitlab.com/a/b" } });
+      expect(gitlab.hero.primary_cta.label).toBe("View on GitLab");
+      const other = build<LandingContent>({ product: { ...request().product, repositoryUrl: "https://git.example.org/a/b.git" } });
+      expect([other.hero.primary_cta.label, other.closing.cta.label]).toEqual(["View the source", "Get the source"]);
+    });
+
+    it("leaves install steps off a saas site, whose app runs in the browser", () => {
+      const page = build<LandingContent>({ type: "saas" });
+      expect(page.sections.some((section) => section.code)).toBe(false);
+      expect(JSON.stringify(page)).not.toContain("npm install");
+    });
+
+    it("turns bullets without a lead-in into titled cards", () => {
+      const page = build<LandingContent>({ readme: RST_README, product: { ...request().product, name: "pyfetcher" } });
+      expect(page.features).toEqual([
+        { title: "Parallel downloads", body: "Parallel downloads with a configurable pool." },
+        { title: "Automatic retries", body: "Automatic retries with exponential backoff." },
+        { title: "SHA-256 checksum verification", body: "pyfetcher comes with SHA-256 checksum verification." },
+      ]);
+      expect(page.hero.title).toBe("pyfetcher downloads files in parallel with retries, progress bars and checksums");
+    });
+
+    it("rewrites 'X is a …' into a promise", () => {
+      const page = build<LandingContent>({ readme: ASCIIDOC_README, product: { ...request().product, name: "Ledgerly" } });
+      expect(page.hero.title).toBe("A plain-text accounting tool for small teams");
+    });
+
+    it("still has three true features when the README lists none", () => {
+      const page = build<LandingContent>({ readme: LIBRARY_README, product: { ...request().product, name: "Tiny Schema" } });
+      expect(page.features.map((feature) => feature.title)).toEqual(["Install in one line", "Open source", "CLI and files"]);
+      expect(page.features[1]!.body).toBe("Released under the Apache License 2.0.");
+    });
+  });
+
+  describe("an empty README", () => {
+    it("still gives sensible pages from the metadata, claiming nothing else", () => {
+      for (const readme of [null, EMPTY_README]) {
+        const landing = build<LandingContent>({ readme, product: { ...request().product, description: "Sorts files." } });
+        expect(landing.hero.title).toBe("Sorts files");
+        expect(landing.features.length).toBeGreaterThanOrEqual(3);
+        expect(landing.sections).toEqual([]);
+        const text = JSON.stringify([landing, build({ kind: "about", readme }), build({ kind: "faq", readme })]);
+        expect(text).not.toMatch(/open source|licen[cs]e|install/i);
+        expect(text).not.toContain("TODO");
+      }
+    });
+
+    it("has three FAQ items even with no description, topics or README", () => {
+      for (const type of TYPES) {
+        const page = build<FaqContent>({
+          kind: "faq",
+          type,
+          readme: null,
+          pages: ["template", "faq"],
+          product: { ...request().product, description: "", topics: [] },
+        });
+        expect(page.items.length).toBeGreaterThanOrEqual(3);
+        expect(page.items[0]!.question).toBe("What is tidyfiles?");
+      }
+    });
+  });
+
+  describe("about page", () => {
+    it("lists facts from the README and the metadata", () => {
+      const page = build<AboutContent>({ kind: "about", readme: RST_README });
+      expect(page.title).toBe("About tidyfiles");
+      expect(page.facts).toEqual([
+        { label: "License", value: "BSD 3-Clause License" },
+        { label: "Language", value: "Python" },
+        { label: "Topics", value: "cli, files" },
+        { label: "Repository", value: "github.com/acme/tidyfiles" },
+        { label: "Default branch", value: "main" },
+        { label: "Install", value: "`pip install pyfetcher`" },
+      ]);
+      expect(page.sections.map((section) => section.title)).toContain("Features");
+    });
+
+    it("keeps the repository facts off a saas site", () => {
+      const page = build<AboutContent>({
+        kind: "about",
+        type: "saas",
+        readme: WEBAPP_README,
+        product: { ...request().product, name: "Plantbook", description: "" },
+      });
+      expect(page.facts.map((fact) => fact.label)).toEqual(["Topics"]);
+      expect(page.sections.map((section) => section.title)).toEqual(["What it does", "Highlights", "Tech stack"]);
+    });
+  });
+
+  describe("FAQ page", () => {
+    it("keeps the README's questions, then adds ones answered from its facts", () => {
+      const page = build<FaqContent>({ kind: "faq", readme: LIBRARY_README, product: { ...request().product, name: "Tiny Schema" } });
+      expect(page.items.map((item) => item.question)).toEqual([
+        "Why not zod?",
+        "Does it work in the browser?",
+        "Can I use it with TypeScript?",
+        "What is Tiny Schema?",
+        "How do I install Tiny Schema?",
+        "Is Tiny Schema open source?",
+        "Where do I report a problem or ask a question?",
+        "How do I create an account?",
+      ]);
+      expect(page.items.find((item) => item.question.startsWith("How do I install"))?.answer).toBe(
+        "Install it with `npm install tiny-schema` and import what you need.",
+      );
+    });
+
+    it("answers install and use from the README", () => {
+      const page = build<FaqContent>({ kind: "faq" });
+      const answer = (start: string) => page.items.find((item) => item.question.startsWith(start))?.answer;
+      expect(answer("What is")).toBe(
+        "tidyfiles is a fast command-line tool that sorts your Downloads folder into tidy sub-folders by type and date. Sort your downloads.",
+      );
+      expect(answer("How do I install")).toBe("Install it with `npm install -g tidyfiles` or `brew install tidyfiles`.");
+      expect(answer("How do I use")).toBe("Run it in any folder. For example: `tidy ~/Downloads --dry-run`");
+      expect(answer("Is tidyfiles open source")).toMatch(/^Yes\. tidyfiles is released under the MIT License\./);
+    });
+
+    it("mentions the community only when it is on", () => {
+      expect(JSON.stringify(build({ kind: "faq", community: true }))).toContain("community forum");
+      expect(JSON.stringify(build({ kind: "faq", community: false }))).not.toContain("community");
+    });
+  });
+
+  describe("sign-in page", () => {
+    it("names the product and mentions the community when it is on", () => {
+      const page = build<AuthContent>({ kind: "auth", community: true });
+      expect(page.title).toBe("Sign in to tidyfiles");
+      expect(page.note).toContain("community forum");
+      expect(build<AuthContent>({ kind: "auth" }).note).not.toContain("community");
+    });
+  });
+
+  it("ignores the wishes: the page is the same with and without them", () => {
+    for (const kind of KINDS) {
+      const plain = buildReadmePage(request({ kind }));
+      const wished = buildReadmePage(request({ kind, instructions: "Say it is the best tool in the world." }));
+      expect(wished).toEqual(plain);
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { RepositeError, type JobEvent, type Reposite } from "@reposite/core";
+import { getQuery, getRouterParam, type H3, type H3Event } from "h3";
+import { requireToken } from "../http/auth.js";
+
+/** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
+export const KEEP_ALIVE_MS = 15_000;
+
+export interface JobRoutesOptions {
+  /** Milliseconds between `: keep-alive` comments. Default 15 000. */
+  keepAliveMs?: number;
+}
+
+const jobId = (event: H3Event) => getRouterParam(event, "job_id")!;
+
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  // nginx and similar proxies would otherwise hold the frames back in their buffers.
+  "x-accel-buffering": "no",
+};
+
+/** Jobs: read, cancel, and follow as server-sent events. */
+export function jobRoutes(app: H3, reposite: Reposite, options: JobRoutesOptions = {}): void {
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+
+  app.get("/app/jobs/:job_id", async (event) => {
+    const { account } = await requireToken(reposite, event);
+    return reposite.jobs.get(account.id, jobId(event));
+  });
+
+  app.post("/app/jobs/:job_id/cancel", async (event) => {
+    const { account } = await requireToken(reposite, event);
+    return reposite.jobs.cancel(account.id, jobId(event));
+  });
+
+  app.get("/app/jobs/:job_id/stream", async (event) => {
+    const { account } = await requireToken(reposite, event);
+    const from = resumePoint(event);
+    const stop = new AbortController();
+    const events = reposite.jobs.events(account.id, jobId(event), from, stop.signal);
+    // The first event (meta) is read before answering, so 404 and 422 still get their status.
+    const first = await events.next();
+    if (first.done) throw new RepositeError(404, "Job not found.");
+    event.req.signal?.addEventListener("abort", () => stop.abort(), { once: true });
+    return new Response(sseBody(first.value, events, stop, keepAliveMs), { status: 200, headers: SSE_HEADERS });
+  });
+}
+
+/**
+ * Where a stream starts: `?from=<i>`, else the `Last-Event-ID` header plus one (what an
+ * EventSource sends when it reconnects), else 0. `from` wins when both are sent.
+ */
+function resumePoint(event: H3Event): number {
+  const { from } = getQuery(event);
+  if (from !== undefined) return wholeNumber(from, "from", "from must be a whole number, 0 or more.");
+  const lastId = event.req.headers.get("last-event-id");
+  if (lastId !== null && lastId.trim() !== "") {
+    return wholeNumber(lastId.trim(), "last-event-id", "Last-Event-ID must be the id of a delta (a whole number).") + 1;
+  }
+  return 0;
+}
+
+function wholeNumber(value: unknown, field: string, message: string): number {
+  const number = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) throw new RepositeError(422, message, "invalid_request", { field });
+  return number;
+}
+
+/**
+ * One event as an SSE frame. Data is JSON on one line (JSON.stringify escapes line breaks), so
+ * every frame is a single `data:` line; deltas carry their `i` as the event id.
+ */
+export function sseFrame(event: JobEvent): string {
+  if (event.type === "delta") return `event: delta\nid: ${event.i}\ndata: ${JSON.stringify({ i: event.i, t: event.t })}\n\n`;
+  return `event: ${event.type}\ndata: ${JSON.stringify(event.job)}\n\n`;
+}
+
+/**
+ * The stream body: the events as frames, a keep-alive comment while quiet. When the client goes
+ * away, `stop` aborts: the service stops following the job (which keeps running) and unsubscribes.
+ */
+function sseBody(
+  first: JobEvent,
+  events: AsyncGenerator<JobEvent, void, undefined>,
+  stop: AbortController,
+  keepAliveMs: number,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let keepAlive: NodeJS.Timeout | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const send = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          open = false;
+        }
+      };
+      send(sseFrame(first));
+      keepAlive = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
+      keepAlive.unref?.();
+      void (async () => {
+        try {
+          for await (const event of events) {
+            // Gone while a replay was still being read: stop there (and unsubscribe).
+            if (stop.signal.aborted) break;
+            send(sseFrame(event));
+          }
+        } catch (error) {
+          // Storage failing mid-stream: the client sees the connection end and may resume with `from`.
+          console.error("[reposite] a job stream failed:", error);
+        } finally {
+          clearInterval(keepAlive);
+          if (open) {
+            open = false;
+            try {
+              controller.close();
+            } catch {
+              // Cancelled meanwhile.
+            }
+          }
+        }
+      })();
+    },
+    cancel() {
+      clearInterval(keepAlive);
+      stop.abort();
+    },
+  });
+}
