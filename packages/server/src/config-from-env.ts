@@ -1,4 +1,5 @@
 import { parseSecretKey, type BaseImages, type CreateRepositeOptions } from "@reposite/core";
+import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 
 /** Where the server listens. */
@@ -54,6 +55,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   const listen = { port: port(env.PORT, 3000), hostname: env.HOST || "127.0.0.1" };
   const local = `localhost:${listen.port}`;
   const mailFrom = env.REPOSITE_MAIL_FROM || "Reposite <no-reply@localhost>";
+  // Without OPENAI_API_KEY or OPENAI_BASE_URL, pages are written by the README author.
+  const languageModel = languageModelFromEnv(env);
   return {
     listen,
     trustProxy: env.REPOSITE_TRUST_PROXY === "1" || env.REPOSITE_TRUST_PROXY === "true",
@@ -66,6 +69,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
         baseImages: baseImagesFromEnv(env),
       },
+      ...(languageModel ? { languageModel } : {}),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
       ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),
       ...(env.REPOSITE_SECRET_KEY ? { secretKey: checkedSecretKey(env.REPOSITE_SECRET_KEY) } : {}),

@@ -13,6 +13,7 @@ describe("settings from the environment", () => {
       baseImages: {},
     });
     expect(settings.reposite.mailer).toBeUndefined();
+    expect(settings.reposite.languageModel).toBeUndefined();
     expect(settings.reposite.github).toEqual({});
     expect(settings.trustProxy).toBe(false);
   });
@@ -32,6 +33,8 @@ describe("settings from the environment", () => {
       SMTP_URL: "smtp://user:pass@127.0.0.1:2525",
       REPOSITE_BASE_IMAGE_NODE: "mirror.example/node:22",
       REPOSITE_BASE_IMAGE_STATIC: "mirror.example/static:1",
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+      REPOSITE_AI_MODEL: "llama3.2",
     });
     expect(settings.listen).toEqual({ port: 8080, hostname: "0.0.0.0" });
     expect(settings.reposite.config).toEqual({
@@ -44,6 +47,7 @@ describe("settings from the environment", () => {
     });
     expect(settings.reposite.github).toEqual({ apiUrl: "https://ghe.example/api/v3", token: "ghp_x" });
     expect(typeof settings.reposite.mailer?.send).toBe("function");
+    expect(settings.reposite.languageModel).toMatchObject({ provider: "openai", modelId: "llama3.2" });
     expect(settings.trustProxy).toBe(true);
   });
 
