@@ -1,6 +1,4 @@
-// Relative imports until core's index exports the page-content and site-context types.
-import type { AboutContent, AuthContent, FaqContent, LandingContent, PageContent } from "../../core/src/generation/page-content.js";
-import type { SiteContext } from "../../core/src/rendering/site-context.js";
+import type { AboutContent, AuthContent, FaqContent, LandingContent, PageContent, SiteContext } from "@reposite/core";
 
 /**
  * Sample page contents for rendering tests: realistic, full (every optional part present, lists

@@ -5,8 +5,8 @@
 export const BASE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%;scroll-padding-top:1rem}
-body{margin:0;min-height:100vh;background:var(--bg);color:var(--text);font-family:var(--font-body);font-size:1.0625rem;line-height:1.65;overflow-wrap:break-word;-webkit-font-smoothing:antialiased}
-h1,h2,h3{font-family:var(--font-head);font-weight:var(--head-weight);text-transform:var(--head-case);letter-spacing:var(--head-track);line-height:1.15;margin:0 0 .55em;text-wrap:balance;overflow-wrap:break-word;hyphens:auto}
+body{margin:0;min-height:100vh;background:var(--bg);color:var(--text);font-family:var(--font-body);font-size:1.0625rem;line-height:1.65;overflow-wrap:anywhere;-webkit-font-smoothing:antialiased}
+h1,h2,h3{font-family:var(--font-head);font-weight:var(--head-weight);text-transform:var(--head-case);letter-spacing:var(--head-track);line-height:1.15;margin:0 0 .55em;text-wrap:balance;overflow-wrap:anywhere;hyphens:auto}
 h1{font-size:var(--h1)}h2{font-size:var(--h2)}h3{font-size:var(--h3);line-height:1.3}
 p{margin:0 0 1em}
 main{display:block;min-height:55vh}

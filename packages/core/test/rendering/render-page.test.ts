@@ -259,7 +259,7 @@ describe("renderPage", () => {
         ...samplePages.template,
         meta: { title: hostile, description: attr },
         hero: { ...samplePages.template.hero, title: hostile, subtitle: `${attr} \`${hostile}\``, primary_cta: { label: hostile } },
-        features: samplePages.template.features.map((f) => ({ title: hostile, body: attr })),
+        features: samplePages.template.features.map(() => ({ title: hostile, body: attr })),
         sections: [{ title: hostile, body: hostile, code: `${hostile}\n</code></pre><img src=x onerror=alert(1)>` }],
       },
       { ...samplePages.about, title: hostile, facts: [{ label: hostile, value: attr }] },

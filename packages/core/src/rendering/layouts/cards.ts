@@ -1,7 +1,6 @@
 import { html, type SafeHtml } from "../escape.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
-  aboutSections,
   authForms,
   brand,
   codeBlock,
@@ -114,6 +113,7 @@ ${v === 0 ? `.page-head{background:linear-gradient(180deg,color-mix(in srgb,var(
 ${v === 1 ? `.page-head{text-align:center}.page-head .lead{margin-inline:auto}` : ""}
 .page-body{padding-bottom:calc(var(--space)*4)}
 .page-body .card-row{margin-bottom:2rem}
+.page-body .card{text-align:left}
 .qas{max-width:50rem}
 ${v === 1 ? `.qas{margin-inline:auto}` : ""}
 .note{color:var(--muted);margin-top:2rem}

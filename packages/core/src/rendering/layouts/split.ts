@@ -53,7 +53,9 @@ function visual(content: LandingContent, ctx: RenderContext): SafeHtml {
       .map((f, i) => html`<div class="phone-card">${icon(i + 2)}<span>${f.title}</span></div>`)}<div class="phone-cta">${content.hero.primary_cta.label}</div></div></div>`;
   }
   if (v === 2) {
-    const code = content.sections.find((s) => s.code)?.code ?? `$ ${firstCommand(content) ?? ctx.site.name.toLowerCase()}`;
+    // Up to two code samples from the sections fill the window; a bare command when there are none.
+    const samples = content.sections.flatMap((s) => (s.code ? [s.code.trimEnd()] : [])).slice(0, 2);
+    const code = samples.length ? samples.join("\n\n") : `$ ${firstCommand(content) ?? ctx.site.name.toLowerCase()}`;
     return html`<div class="visual window" aria-hidden="true"><div class="win-bar"><i></i><i></i><i></i><span>${ctx.site.name.toLowerCase()}</span></div><pre><code>${code}</code></pre></div>`;
   }
   return html`<div class="visual diagram" aria-hidden="true"><div class="node node-main">${ctx.site.name}</div>${features.map(
@@ -95,7 +97,7 @@ export const split: Layout = {
 ${v === 3 ? `.top{background:var(--surface)}` : ""}
 .hero{display:grid;grid-template-columns:minmax(0,1.1fr) minmax(0,1fr);gap:clamp(2rem,5vw,4.5rem);align-items:center;padding-block:calc(var(--space)*4.5)}
 ${v === 1 ? `.hero{grid-template-columns:minmax(0,1.3fr) minmax(0,.8fr)}` : ""}
-.hero h1{font-size:min(var(--display),4rem);line-height:1.05}
+.hero h1{font-size:min(var(--display),${ctx.design.look.typography.uppercaseHeadings ? "3.3rem" : "4rem"});line-height:1.05}
 .hero .lead{margin-bottom:2rem}
 .kicker{display:inline-block;margin-bottom:1.1rem;font-size:.85rem;font-weight:700;letter-spacing:.1em;text-transform:uppercase;color:var(--link)}
 ${v === 0 ? `.kicker{border-bottom:2px solid currentColor;padding-bottom:.2rem}` : ""}

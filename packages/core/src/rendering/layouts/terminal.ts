@@ -61,6 +61,8 @@ function session(content: LandingContent, ctx: RenderContext): SafeHtml {
 export const terminal: Layout = {
   css: (ctx) => {
     const v = ctx.variant % 2;
+    // The session reads as a screen sunk into the page: darker than the page in the dark scheme, the raised surface in the light one.
+    const sunk = ctx.theme.scheme === "dark" ? "color-mix(in srgb,var(--bg) 65%,#000)" : "var(--surface)";
     return `
 body{font-size:1rem;line-height:1.7}
 h1,h2,h3{letter-spacing:0}
@@ -82,7 +84,7 @@ ${v === 1 ? `.hero-text{max-width:52rem}` : ""}
 .hero .lead{margin-bottom:1.75rem;font-size:1.05rem}
 .btn{font-family:var(--font-mono);font-weight:700}
 .btn::before{content:"[ ";content:"[ " / ""}.btn::after{content:" ]";content:" ]" / ""}
-.term{background:${v === 0 ? "#00000055" : "var(--surface)"};border:1px solid var(--border);border-radius:var(--radius-box);overflow:hidden;box-shadow:0 24px 60px -30px #000;font-family:var(--font-mono);font-size:.92rem;min-width:0}
+.term{background:${v === 0 ? sunk : "var(--surface)"};border:1px solid var(--border);border-radius:var(--radius-box);overflow:hidden;box-shadow:0 24px 60px -30px #000;font-family:var(--font-mono);font-size:.92rem;min-width:0}
 .term-bar{display:flex;gap:.45rem;align-items:center;padding:.65rem .9rem;background:var(--surface);border-bottom:1px solid var(--border);color:var(--muted);font-size:.8rem}
 .term-bar i{width:.75rem;height:.75rem;border-radius:50%;background:var(--border)}
 .term-bar i:nth-child(1){background:#ff5f57}.term-bar i:nth-child(2){background:#febc2e}.term-bar i:nth-child(3){background:#28c840}
@@ -105,7 +107,7 @@ ${v === 1 ? `.features li{padding:1rem 1.1rem;border:1px solid var(--border);bor
 .story{max-width:52rem}
 .story+.story{margin-top:calc(var(--space)*3)}
 .story h2{font-size:var(--h3)}
-.story pre{position:relative;background:${v === 0 ? "#00000040" : "var(--surface)"}}
+.story pre{position:relative;background:${v === 0 ? sunk : "var(--surface)"}}
 .closing{padding:calc(var(--space)*2.5);margin-block:calc(var(--space)*1) calc(var(--space)*4);border:1px dashed var(--link);border-radius:var(--radius-box)}
 .closing p{color:var(--muted)}
 .page{padding-block:calc(var(--space)*4)}
