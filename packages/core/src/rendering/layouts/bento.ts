@@ -1,26 +1,29 @@
 import { html, type SafeHtml } from "../escape.js";
 import type { LandingContent } from "../../generation/page-content.js";
+import { headerRow, pageFrame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
   aboutSections,
   authForms,
-  brand,
+  closingButton,
+  closingText,
   codeBlock,
   factsBlock,
   faqDetails,
+  featureText,
   firstCommand,
   footer,
   heroActions,
   icon,
   inline,
   monogram,
-  nav,
   notFoundBody,
+  pageHeader,
   pick,
-  primaryButton,
   rich,
   sectionId,
-  skipLink,
+  sectionsBlock,
+  type TextPageContent,
 } from "./shared.js";
 
 /**
@@ -39,11 +42,14 @@ function series(seed: number, count: number): number[] {
   return out;
 }
 
+/** The header row is a tile of its own, so the bar, not the header, carries the box. */
 function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="top wrap"><div class="top-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-${footer(ctx)}`;
+  return pageFrame({ header: headerRow(ctx, { headerClass: "top wrap", rowClass: "top-row" }), main, footer: footer(ctx) });
+}
+
+/** A text page on the grid: its header as the wide first tile, then the page's own tiles. */
+function pageGrid(page: TextPageContent, tiles: SafeHtml): SafeHtml {
+  return html`<div class="wrap grid page-grid">${pageHeader("tile tile-main", page)}${tiles}</div>`;
 }
 
 function commandTile(content: LandingContent, ctx: RenderContext): SafeHtml {
@@ -206,40 +212,33 @@ ${series(ctx.seed, 8)
 <div class="grid features">${content.features.map((f, i) => {
       const span = spans[i] ?? 1;
       const classes = ["tile", "feature", span > 1 ? `span-${span}` : "", i === (v === 2 ? 0 : 1) ? "hot" : "", v === 2 && i === 0 ? "tall" : ""].filter(Boolean).join(" ");
-      return html`<div class="${classes}">${icon(i + ctx.seed)}<h3>${f.title}</h3><p>${inline(f.body)}</p></div>`;
+      return html`<div class="${classes}">${icon(i + ctx.seed)}${featureText(f)}</div>`;
     })}</div></section>
-${
-  content.sections.length
-    ? html`<div class="grid stories">${content.sections.map(
-        (s, i) =>
-          html`<section class="tile story${s.code ? " with-code" : ""}" id="${sectionId(i)}"><div><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
-      )}</div>`
-    : ""
-}
-<section class="tile closing"><div><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p></div>${primaryButton(ctx, content.closing.cta.label)}</section>
+${sectionsBlock(
+  content,
+  "grid stories",
+  (s, i) =>
+    html`<section class="tile story${s.code ? " with-code" : ""}" id="${sectionId(i)}"><div><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
+)}
+<section class="tile closing"><div>${closingText(content)}</div>${closingButton(content, ctx)}</section>
 </div>`;
     return frame(ctx, main);
   },
 
+  // Facts get a tile only when there are some: an empty tile would leave a hole in the grid.
   about: (content, ctx) =>
     frame(
       ctx,
-      html`<div class="wrap grid page-grid"><header class="tile tile-main"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="tile body-tile">${aboutSections(content)}</div>${
-        content.facts.length ? html`<div class="tile side-tile">${factsBlock(content)}</div>` : ""
-      }</div>`,
+      pageGrid(
+        content,
+        html`<div class="tile body-tile">${aboutSections(content)}</div>${content.facts.length ? html`<div class="tile side-tile">${factsBlock(content)}</div>` : ""}`,
+      ),
     ),
 
-  faq: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap grid page-grid"><header class="tile tile-main"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="tile faq-tile">${faqDetails(content)}</div></div>`,
-    ),
+  faq: (content, ctx) => frame(ctx, pageGrid(content, html`<div class="tile faq-tile">${faqDetails(content)}</div>`)),
 
   auth: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap grid page-grid"><header class="tile tile-main"><h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p></header><div class="tile auth-tile">${authForms(content)}</div><div class="tile note-tile"><p>${inline(content.note)}</p></div></div>`,
-    ),
+    frame(ctx, pageGrid(content, html`<div class="tile auth-tile">${authForms(content)}</div><div class="tile note-tile"><p>${inline(content.note)}</p></div>`)),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap"><div class="tile tile-main notfound">${notFoundBody(ctx)}</div></div>`),
 };

@@ -1,23 +1,24 @@
 import { html, type SafeHtml } from "../escape.js";
-import type { Layout, RenderContext } from "./layout.js";
+import { topBarFrame as frame } from "./frame.js";
+import type { Layout } from "./layout.js";
 import {
-  authForms,
-  brand,
-  codeBlock,
+  FOOTER_ROW_CSS,
+  aboutSections,
+  authFormsAndNote,
+  closingButton,
+  closingText,
   factsBlock,
   faqDetails,
-  footer,
+  featureText,
   heroActions,
   icon,
   inline,
   monogram,
-  nav,
   notFoundBody,
+  pageTitle,
   pick,
-  primaryButton,
-  rich,
-  sectionId,
-  skipLink,
+  sectionsBlock,
+  type TextPageContent,
 } from "./shared.js";
 
 /**
@@ -27,15 +28,9 @@ import {
  * conversation of chat bubbles.
  */
 
-function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="top"><div class="wrap top-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-${footer(ctx)}`;
-}
-
-function pageHead(title: string, intro: string): SafeHtml {
-  return html`<header class="page-head"><div class="wrap"><h1>${title}</h1><p class="lead">${inline(intro)}</p></div></header>`;
+/** The page head is a full-width band, so the text sits in its own `.wrap`. */
+function pageHead(page: TextPageContent): SafeHtml {
+  return html`<header class="page-head"><div class="wrap">${pageTitle(page)}</div></header>`;
 }
 
 export const cards: Layout = {
@@ -119,7 +114,7 @@ ${v === 1 ? `.qas{margin-inline:auto}` : ""}
 .note{color:var(--muted);margin-top:2rem}
 .notfound{padding-block:calc(var(--space)*6)}
 .footer{background:var(--surface);border-top:1px solid var(--border);padding-block:1.75rem}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 @media (max-width:48rem){.hero-inner{grid-template-columns:minmax(0,1fr)!important}.top{position:static}}
 `;
   },
@@ -135,10 +130,10 @@ ${v === 1 ? `.qas{margin-inline:auto}` : ""}
     const featureBlock =
       v === 3
         ? html`<div class="chat">${content.features.map(
-            (f, i) => html`<div class="bubble"><span class="avatar">${i % 2 === 0 ? icon(i + 3) : html`<b>${monogram(ctx.site.name)}</b>`}</span><div class="msg"><h3>${f.title}</h3><p>${inline(f.body)}</p></div></div>`,
+            (f, i) => html`<div class="bubble"><span class="avatar">${i % 2 === 0 ? icon(i + 3) : html`<b>${monogram(ctx.site.name)}</b>`}</span><div class="msg">${featureText(f)}</div></div>`,
           )}</div>`
         : html`<div class="card-row n-${content.features.length}">${content.features.map(
-            (f, i) => html`<div class="card"><span class="ico-box">${icon(i + v * 2)}</span><h3>${f.title}</h3><p>${inline(f.body)}</p></div>`,
+            (f, i) => html`<div class="card"><span class="ico-box">${icon(i + v * 2)}</span>${featureText(f)}</div>`,
           )}</div>`;
     const main = html`<section class="hero"><div class="wrap"><div class="hero-inner"><div><h1>${content.hero.title}</h1>${v === 0 ? "" : html`<p class="lead">${inline(content.hero.subtitle)}</p>`}</div>${
       v === 0 ? html`<p class="lead">${inline(content.hero.subtitle)}</p>` : heroSide
@@ -146,29 +141,20 @@ ${v === 1 ? `.qas{margin-inline:auto}` : ""}
 <section class="features wrap" id="features" aria-labelledby="features-title"><div class="features-head"><h2 id="features-title">${pick(["Built for builders", "Why people use it", "What you will learn", "Say hello to"], v)}${
       v === 3 ? html` ${ctx.site.name}` : ""
     }</h2></div>${featureBlock}</section>
-${
-  content.sections.length
-    ? html`<div class="wrap stories">${content.sections.map(
-        (s, i) => html`<section class="story" id="${sectionId(i)}"><h2>${s.title}</h2>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</section>`,
-      )}</div>`
-    : ""
-}
-<div class="wrap"><section class="closing"><div><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p></div>${primaryButton(ctx, content.closing.cta.label)}</section></div>`;
+${sectionsBlock(content, "wrap stories")}
+<div class="wrap"><section class="closing"><div>${closingText(content)}</div>${closingButton(content, ctx)}</section></div>`;
     return frame(ctx, main);
   },
 
   about: (content, ctx) =>
     frame(
       ctx,
-      html`${pageHead(content.title, content.intro)}<div class="wrap page-body"><div class="card-row n-${Math.min(content.sections.length, 2)}">${content.sections.map(
-        (s) => html`<section class="card"><h2>${s.title}</h2>${rich(s.body)}</section>`,
-      )}</div>${factsBlock(content)}</div>`,
+      html`${pageHead(content)}<div class="wrap page-body"><div class="card-row n-${Math.min(content.sections.length, 2)}">${aboutSections(content, "card")}</div>${factsBlock(content)}</div>`,
     ),
 
-  faq: (content, ctx) => frame(ctx, html`${pageHead(content.title, content.intro)}<div class="wrap page-body">${faqDetails(content)}</div>`),
+  faq: (content, ctx) => frame(ctx, html`${pageHead(content)}<div class="wrap page-body">${faqDetails(content)}</div>`),
 
-  auth: (content, ctx) =>
-    frame(ctx, html`${pageHead(content.title, content.subtitle)}<div class="wrap page-body">${authForms(content)}<p class="note">${inline(content.note)}</p></div>`),
+  auth: (content, ctx) => frame(ctx, html`${pageHead(content)}<div class="wrap page-body">${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap notfound">${notFoundBody(ctx)}</div>`),
 };

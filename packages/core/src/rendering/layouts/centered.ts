@@ -1,26 +1,27 @@
 import { html, type SafeHtml } from "../escape.js";
-import type { Layout, RenderContext } from "./layout.js";
+import { topBarFrame as frame } from "./frame.js";
+import type { Layout } from "./layout.js";
 import {
   FEATURE_HEADINGS,
+  FOOTER_ROW_CSS,
   aboutSections,
-  authForms,
-  brand,
-  codeBlock,
+  authFormsAndNote,
+  closingButton,
+  closingText,
   factsBlock,
   faqDetails,
-  footer,
+  featureText,
   heroActions,
   icon,
   inline,
-  nav,
   notFoundBody,
   pad,
+  pageHeader,
   pick,
   primaryButton,
-  rich,
   secondaryButton,
-  sectionId,
-  skipLink,
+  sectionsBlock,
+  type TextPageContent,
 } from "./shared.js";
 
 /**
@@ -29,15 +30,8 @@ import {
  * panel; 2 an aurora band and numbered features in two columns.
  */
 
-function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="top"><div class="wrap top-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-${footer(ctx)}`;
-}
-
-function pageHead(title: string, intro: string): SafeHtml {
-  return html`<header class="page-head wrap"><h1>${title}</h1><p class="lead">${inline(intro)}</p></header>`;
+function pageHead(page: TextPageContent): SafeHtml {
+  return pageHeader("page-head wrap", page);
 }
 
 export const centered: Layout = {
@@ -112,7 +106,7 @@ ${
 .notfound{text-align:center;padding-block:calc(var(--space)*7)}
 .notfound .lead{margin:0 auto 2rem}.notfound .actions{justify-content:center}
 .footer{border-top:1px solid var(--border);padding-block:calc(var(--space)*2)}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 `;
   },
 
@@ -121,7 +115,7 @@ ${
     const features = html`<div class="features">${content.features.map(
       (feature, i) => html`<div class="feature">${
         v === 2 ? html`<span class="num" aria-hidden="true">${pad(i + 1)}</span>` : html`<span class="ico-wrap">${icon(i + ctx.seed)}</span>`
-      }<h3>${feature.title}</h3><p>${inline(feature.body)}</p></div>`,
+      }${featureText(feature)}</div>`,
     )}</div>`;
     const main = html`<div class="hero-band"><section class="hero wrap">
 ${v === 1 ? html`<p class="badge"><b>${ctx.site.name}</b> <span aria-hidden="true">·</span> ${content.features[0]!.title}</p>` : ""}
@@ -139,24 +133,16 @@ ${
 <div class="block-head"><span class="eyebrow">${ctx.site.name}</span><h2 id="features-title">${pick(FEATURE_HEADINGS, v)}</h2></div>
 ${v === 1 ? html`<div class="panel">${features}</div>` : features}
 </section>
-${
-  content.sections.length
-    ? html`<div class="block wrap">${content.sections.map(
-        (section, i) => html`<section class="story" id="${sectionId(i)}"><h2>${section.title}</h2>${rich(section.body)}${section.code ? codeBlock(section.code) : ""}</section>`,
-      )}</div>`
-    : ""
-}
-<div class="wrap"><section class="closing"><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p><div class="actions">${primaryButton(ctx, content.closing.cta.label)}</div></section></div>`;
+${sectionsBlock(content, "block wrap")}
+<div class="wrap"><section class="closing">${closingText(content)}<div class="actions">${closingButton(content, ctx)}</div></section></div>`;
     return frame(ctx, main);
   },
 
-  about: (content, ctx) =>
-    frame(ctx, html`${pageHead(content.title, content.intro)}<div class="column wrap">${aboutSections(content)}${factsBlock(content)}</div>`),
+  about: (content, ctx) => frame(ctx, html`${pageHead(content)}<div class="column wrap">${aboutSections(content)}${factsBlock(content)}</div>`),
 
-  faq: (content, ctx) => frame(ctx, html`${pageHead(content.title, content.intro)}<div class="column wrap">${faqDetails(content)}</div>`),
+  faq: (content, ctx) => frame(ctx, html`${pageHead(content)}<div class="column wrap">${faqDetails(content)}</div>`),
 
-  auth: (content, ctx) =>
-    frame(ctx, html`${pageHead(content.title, content.subtitle)}<div class="wrap">${authForms(content)}<p class="note">${inline(content.note)}</p></div>`),
+  auth: (content, ctx) => frame(ctx, html`${pageHead(content)}<div class="wrap">${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="notfound wrap">${notFoundBody(ctx)}</div>`),
 };

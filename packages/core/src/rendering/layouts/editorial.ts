@@ -1,24 +1,26 @@
 import { html, type SafeHtml } from "../escape.js";
+import { headerRow, pageFrame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
   aboutSections,
-  authForms,
-  brand,
+  authFormsAndNote,
+  closingButton,
+  closingText,
   codeBlock,
   copyright,
   factsBlock,
   faqList,
+  featureText,
   footerLinks,
-  inline,
-  nav,
+  heroButtons,
   notFoundBody,
   pad,
+  pageHeader,
   pick,
-  primaryButton,
   rich,
-  secondaryButton,
   sectionId,
-  skipLink,
+  titleAndLead,
+  type TextPageContent,
 } from "./shared.js";
 
 /**
@@ -29,11 +31,22 @@ import {
 
 const ORNAMENTS = ["✻", "§", "* * *"] as const;
 
+/** The variation's ornament: it closes the footer, the closing call and the text pages. */
+function ornament(ctx: RenderContext): SafeHtml {
+  return html`<p class="ornament" aria-hidden="true">${pick(ORNAMENTS, ctx.variant)}</p>`;
+}
+
 function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="masthead"><div class="col masthead-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-<footer class="footer"><div class="col"><p class="ornament" aria-hidden="true">${pick(ORNAMENTS, ctx.variant)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav><p>${copyright(ctx)}</p></div></footer>`;
+  return pageFrame({
+    header: headerRow(ctx, { headerClass: "masthead", rowClass: "col masthead-row" }),
+    main,
+    footer: html`<footer class="footer"><div class="col">${ornament(ctx)}<nav aria-label="Footer">${footerLinks(ctx)}</nav><p>${copyright(ctx)}</p></div></footer>`,
+  });
+}
+
+/** A text page's head set like an article's: a dateline, the headline and the standfirst. */
+function articleHead(dateline: string, page: TextPageContent): SafeHtml {
+  return pageHeader("col article-head", page, { above: html`<p class="dateline">${dateline}</p>`, leadClass: "standfirst" });
 }
 
 /** The first sentence of a text, for the pull quote. */
@@ -101,13 +114,13 @@ ${v === 1 ? `.chapter{border-left:1px solid var(--border);padding-left:1.5rem;ma
         html`<section class="chapter" id="${sectionId(i)}"><span class="mark-s" aria-hidden="true">§ ${pad(i + 1)}</span><h2>${s.title}</h2>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</section>`,
     );
     const main = html`<article>
-<header class="col article-head"><p class="dateline">${ctx.site.name} <span aria-hidden="true">—</span> ${ctx.site.year}</p><h1>${content.hero.title}</h1><p class="standfirst">${inline(content.hero.subtitle)}</p>
-<div class="byline">${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}</div></header>
+<header class="col article-head"><p class="dateline">${ctx.site.name} <span aria-hidden="true">—</span> ${ctx.site.year}</p>${titleAndLead(content.hero.title, content.hero.subtitle, "standfirst")}
+<div class="byline">${heroButtons(content, ctx)}</div></header>
 <section class="col points" id="features" aria-labelledby="features-title"><h2 id="features-title">${pick(["In brief", "The essentials", "What matters"], ctx.variant)}</h2>${content.features.map(
-      (f, i) => html`<div class="point"><span class="n" aria-hidden="true">${pad(i + 1)}</span><div><h3>${f.title}</h3><p>${inline(f.body)}</p></div></div>`,
+      (f, i) => html`<div class="point"><span class="n" aria-hidden="true">${pad(i + 1)}</span><div>${featureText(f)}</div></div>`,
     )}</section>
 <div class="col">${chapters.length ? html`${chapters[0]}${quote}${chapters.slice(1)}` : quote}
-<section class="coda"><p class="ornament" aria-hidden="true">${pick(ORNAMENTS, ctx.variant)}</p><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p><div class="actions">${primaryButton(ctx, content.closing.cta.label)}</div></section></div>
+<section class="coda">${ornament(ctx)}${closingText(content)}<div class="actions">${closingButton(content, ctx)}</div></section></div>
 </article>`;
     return frame(ctx, main);
   },
@@ -115,20 +128,13 @@ ${v === 1 ? `.chapter{border-left:1px solid var(--border);padding-left:1.5rem;ma
   about: (content, ctx) =>
     frame(
       ctx,
-      html`<article><header class="col article-head"><p class="dateline">About ${ctx.site.name}</p><h1>${content.title}</h1><p class="standfirst">${inline(content.intro)}</p></header><div class="col">${aboutSections(content, "chapter")}${factsBlock(content)}<p class="ornament" aria-hidden="true">${pick(ORNAMENTS, ctx.variant)}</p></div></article>`,
+      html`<article>${articleHead(`About ${ctx.site.name}`, content)}<div class="col">${aboutSections(content, "chapter")}${factsBlock(content)}${ornament(ctx)}</div></article>`,
     ),
 
-  faq: (content, ctx) =>
-    frame(
-      ctx,
-      html`<article><header class="col article-head"><p class="dateline">${ctx.site.name}</p><h1>${content.title}</h1><p class="standfirst">${inline(content.intro)}</p></header><div class="col">${faqList(content, true)}<p class="ornament" aria-hidden="true">${pick(ORNAMENTS, ctx.variant)}</p></div></article>`,
-    ),
+  faq: (content, ctx) => frame(ctx, html`<article>${articleHead(ctx.site.name, content)}<div class="col">${faqList(content, true)}${ornament(ctx)}</div></article>`),
 
-  auth: (content, ctx) =>
-    frame(
-      ctx,
-      html`<header class="col article-head"><p class="dateline">${ctx.site.name}</p><h1>${content.title}</h1><p class="standfirst">${inline(content.subtitle)}</p></header><div class="col wide">${authForms(content)}<p class="note">${inline(content.note)}</p></div>`,
-    ),
+  // Not an article: the two forms get the wider column.
+  auth: (content, ctx) => frame(ctx, html`${articleHead(ctx.site.name, content)}<div class="col wide">${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="col notfound">${notFoundBody(ctx)}</div>`),
 };

@@ -1,23 +1,28 @@
 import { html, type SafeHtml } from "../escape.js";
+import { pageFrame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
-  authForms,
+  FOOTER_ROW_CSS,
+  aboutSections,
+  authFormsAndNote,
   brand,
+  closingButton,
+  closingText,
   codeBlock,
-  copyright,
   factsBlock,
   faqList,
-  footerLinks,
+  featureText,
+  footer,
   heroActions,
-  inline,
   nav,
   notFoundBody,
   pad,
+  pageHeader,
   pick,
-  primaryButton,
   rich,
   sectionId,
-  skipLink,
+  titleAndLead,
+  type TextPageContent,
 } from "./shared.js";
 
 /**
@@ -28,15 +33,18 @@ import {
 
 const ISSUE_WORDS = ["Vol.", "Issue", "No."] as const;
 
-function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="masthead"><div class="wrap"><p class="issue"><span>${pick(ISSUE_WORDS, ctx.variant)} ${ctx.site.year}</span><span>${ctx.site.type === "saas" ? "The product" : "The project"}</span></p><div class="title-row">${brand(ctx)}</div>${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-<footer class="footer"><div class="wrap footer-row"><p>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></div></footer>`;
+/** The masthead: an issue line, the name set large between rules, the menu under it. */
+function masthead(ctx: RenderContext): SafeHtml {
+  return html`<header class="masthead"><div class="wrap"><p class="issue"><span>${pick(ISSUE_WORDS, ctx.variant)} ${ctx.site.year}</span><span>${ctx.site.type === "saas" ? "The product" : "The project"}</span></p><div class="title-row">${brand(ctx)}</div>${nav(ctx)}</div></header>`;
 }
 
-function pageHead(kicker: string, title: string, intro: string): SafeHtml {
-  return html`<header class="page-head"><p class="kicker">${kicker}</p><h1>${title}</h1><p class="lead">${inline(intro)}</p></header>`;
+function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
+  return pageFrame({ header: masthead(ctx), main, footer: footer(ctx) });
+}
+
+/** A text page's head, under a kicker naming the section of the magazine it belongs to. */
+function pageHead(kicker: string, page: TextPageContent): SafeHtml {
+  return pageHeader("page-head", page, { above: html`<p class="kicker">${kicker}</p>` });
 }
 
 export const magazine: Layout = {
@@ -98,7 +106,7 @@ ${v === 1 ? `.closing{background:var(--surface);border-color:var(--accent)}` : "
 .note{color:var(--muted);padding-block:1.5rem calc(var(--space)*4)}
 .notfound{padding-block:calc(var(--space)*5)}
 .footer{border-top:3px double var(--text);padding-block:1.5rem 2rem}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 ${
   v === 2
     ? `.masthead{border-bottom:3px solid var(--accent);padding-bottom:.9rem}
@@ -131,33 +139,33 @@ ${
 
   landing: (content, ctx) => {
     const main = html`<div class="wrap">
-<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p><h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</article>
+<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</article>
 <aside class="contents" aria-labelledby="contents-title"><h2 id="contents-title">${pick(["In this issue", "Inside", "On these pages"], ctx.variant)}</h2><ol>${content.features.map(
       (f, i) => html`<li><span class="n" aria-hidden="true">${ctx.variant % 3 === 2 ? String(i + 1) : pad(i + 1)}</span><span>${f.title}</span></li>`,
     )}</ol></aside></section>
 <section class="features" id="features" aria-labelledby="features-title"><h2 id="features-title">${pick(["Features", "The details", "Field notes"], ctx.variant)}</h2><div class="feature-cols">${content.features.map(
-      (f) => html`<div class="feature"><h3>${f.title}</h3><p>${inline(f.body)}</p></div>`,
+      (f) => html`<div class="feature">${featureText(f)}</div>`,
     )}</div></section>
 ${content.sections.map(
   (s, i) => html`<section class="story" id="${sectionId(i)}"><h2>${s.title}</h2><div class="text">${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
-<section class="closing"><div><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p></div>${primaryButton(ctx, content.closing.cta.label)}</section>
+<section class="closing"><div>${closingText(content)}</div>${closingButton(content, ctx)}</section>
 </div>`;
     return frame(ctx, main);
   },
 
+  // No `<aside>` without facts: an empty one would still draw its rule.
   about: (content, ctx) =>
     frame(
       ctx,
-      html`<div class="wrap">${pageHead("About", content.title, content.intro)}<div class="page-cols"><div>${content.sections.map(
-        (s) => html`<section class="prose-section"><h2>${s.title}</h2>${rich(s.body)}</section>`,
-      )}</div>${content.facts.length ? html`<aside>${factsBlock(content, "Facts")}</aside>` : ""}</div></div>`,
+      html`<div class="wrap">${pageHead("About", content)}<div class="page-cols"><div>${aboutSections(content)}</div>${
+        content.facts.length ? html`<aside>${factsBlock(content, "Facts")}</aside>` : ""
+      }</div></div>`,
     ),
 
-  faq: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHead("Questions", content.title, content.intro)}${faqList(content, true)}</div>`),
+  faq: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHead("Questions", content)}${faqList(content, true)}</div>`),
 
-  auth: (content, ctx) =>
-    frame(ctx, html`<div class="wrap">${pageHead("Members", content.title, content.subtitle)}${authForms(content)}<p class="note">${inline(content.note)}</p></div>`),
+  auth: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHead("Members", content)}${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap notfound">${notFoundBody(ctx)}</div>`),
 };

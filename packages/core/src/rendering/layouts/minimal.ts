@@ -1,23 +1,25 @@
 import { html, type SafeHtml } from "../escape.js";
+import { pageFrame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
   aboutSections,
-  authForms,
+  authFormsAndNote,
+  brand,
   codeBlock,
   copyright,
   factsBlock,
   faqList,
   footerLinks,
   inline,
-  navItems,
+  nav,
   notFoundBody,
   pad,
+  pageTitle,
   primaryButton,
   rich,
-  safeLogoSrc,
   secondaryHref,
   sectionId,
-  skipLink,
+  titleAndLead,
 } from "./shared.js";
 
 /**
@@ -26,19 +28,14 @@ import {
  * the name; 1 comment-style markers in monospace, centred column.
  */
 
+/** Header, content and footer share the one column; the name stands alone when there is no logo. */
 function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  const items = navItems(ctx);
-  const src = safeLogoSrc(ctx.site.logoUrl);
-  return html`${skipLink()}
-<header class="top col"><a class="brand" href="/">${src ? html`<img src="${src}" alt="${ctx.site.name} logo" width="28" height="28">` : ""}<span class="brand-name">${ctx.site.name}</span></a>${
-    items.length
-      ? html`<nav class="nav" aria-label="Main"><ul>${items.map(
-          (item) => html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : ""}>${item.label}</a></li>`,
-        )}</ul></nav>`
-      : ""
-  }</header>
-<main id="main" class="col">${main}</main>
-<footer class="footer col"><p>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></footer>`;
+  return pageFrame({
+    header: html`<header class="top col">${brand(ctx, { logoSize: 28, withoutLogo: "nothing" })}${nav(ctx)}</header>`,
+    main,
+    mainClass: "col",
+    footer: html`<footer class="footer col"><p>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></footer>`,
+  });
 }
 
 export const minimal: Layout = {
@@ -92,7 +89,7 @@ pre{border-radius:0;${v === 0 ? "border:0;border-left:2px solid var(--link)" : "
   },
 
   landing: (content, ctx) => {
-    const main = html`<h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>
+    const main = html`${titleAndLead(content.hero.title, content.hero.subtitle)}
 <p class="go">${primaryButton(ctx, content.hero.primary_cta.label, "cta")}${
       content.hero.secondary_cta ? html`<a href="${secondaryHref(content)}">${content.hero.secondary_cta.label}</a>` : ""
     }</p>
@@ -107,13 +104,11 @@ ${content.sections.map(
     return frame(ctx, main);
   },
 
-  about: (content, ctx) =>
-    frame(ctx, html`<h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p>${aboutSections(content)}${factsBlock(content, "Facts")}`),
+  about: (content, ctx) => frame(ctx, html`${pageTitle(content)}${aboutSections(content)}${factsBlock(content, "Facts")}`),
 
-  faq: (content, ctx) => frame(ctx, html`<h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p>${faqList(content)}`),
+  faq: (content, ctx) => frame(ctx, html`${pageTitle(content)}${faqList(content)}`),
 
-  auth: (content, ctx) =>
-    frame(ctx, html`<h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p>${authForms(content)}<p class="note">${inline(content.note)}</p>`),
+  auth: (content, ctx) => frame(ctx, html`${pageTitle(content)}${authFormsAndNote(content)}`),
 
   notFound: (ctx) => frame(ctx, notFoundBody(ctx)),
 };

@@ -1,23 +1,25 @@
-import { html, type SafeHtml } from "../escape.js";
-import type { Layout, RenderContext } from "./layout.js";
+import { html } from "../escape.js";
+import { topBarFrame as frame } from "./frame.js";
+import type { Layout } from "./layout.js";
 import {
+  FOOTER_ROW_CSS,
   aboutSections,
-  authForms,
-  brand,
+  authFormsAndNote,
+  closingButton,
+  closingText,
   codeBlock,
   factsBlock,
   faqDetails,
-  footer,
+  featureText,
   heroActions,
-  inline,
-  nav,
   notFoundBody,
   pad,
+  pageHeader,
   pick,
-  primaryButton,
   rich,
   sectionId,
-  skipLink,
+  sectionsBlock,
+  titleAndLead,
 } from "./shared.js";
 
 /**
@@ -28,13 +30,6 @@ import {
  */
 
 const BLOCK_KINDS = ["b-accent", "b-surface", "b-ink"] as const;
-
-function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="top"><div class="wrap top-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-${footer(ctx)}`;
-}
 
 export const poster: Layout = {
   css: (ctx) => {
@@ -105,50 +100,37 @@ ${v === 2 ? `.blocks{gap:0;border-block:3px solid var(--text)}.block{border-righ
 .notfound{padding-block:calc(var(--space)*5)}
 .notfound h1{font-size:clamp(2.6rem,1.2rem + 6vw,6rem);line-height:1}
 .footer{padding-block:calc(var(--space)*2);border-top:${v === 2 ? "3px solid var(--text)" : "1px solid var(--border)"}}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 @media (max-width:48rem){.story{grid-template-columns:minmax(0,1fr)}.hero{min-height:0}.block{min-height:0}${v === 2 ? ".block{border-right:0;border-bottom:3px solid var(--text)}" : ""}}
 `;
   },
 
   landing: (content, ctx) => {
     const v = ctx.variant % 3;
-    const heroInner = html`<h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}`;
+    const heroInner = html`${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}`;
     const main = html`<section class="hero"><div class="wrap">${
       v === 2 ? html`<div class="hero-block"><span class="sticker" aria-hidden="true">${ctx.site.name}</span>${heroInner}</div>` : heroInner
     }</div></section>
 <section id="features" aria-labelledby="features-title"><div class="wrap features-title"><h2 id="features-title">${pick(["The good stuff", "Press start", "What's inside"], v)}</h2></div>
 <div class="blocks">${content.features.map(
-      (f, i) => html`<div class="block ${pick(BLOCK_KINDS, i + v)}"><span class="n" aria-hidden="true">${pad(i + 1)}</span><div><h3>${f.title}</h3><p>${inline(f.body)}</p></div></div>`,
+      (f, i) => html`<div class="block ${pick(BLOCK_KINDS, i + v)}"><span class="n" aria-hidden="true">${pad(i + 1)}</span><div>${featureText(f)}</div></div>`,
     )}</div></section>
-${
-  content.sections.length
-    ? html`<div class="wrap">${content.sections.map(
-        (s, i) =>
-          html`<section class="story" id="${sectionId(i)}"><div><span class="big-n" aria-hidden="true">${pad(i + 1)} /</span><h2>${s.title}</h2></div><div>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</div></section>`,
-      )}</div>`
-    : ""
-}
-<section class="closing"><div class="wrap"><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p>${primaryButton(ctx, content.closing.cta.label)}</div></section>`;
+${sectionsBlock(
+  content,
+  "wrap",
+  (s, i) =>
+    html`<section class="story" id="${sectionId(i)}"><div><span class="big-n" aria-hidden="true">${pad(i + 1)} /</span><h2>${s.title}</h2></div><div>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</div></section>`,
+)}
+<section class="closing"><div class="wrap">${closingText(content)}${closingButton(content, ctx)}</div></section>`;
     return frame(ctx, main);
   },
 
   about: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap"><header class="page-hero"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="page-body">${aboutSections(content)}${factsBlock(content)}</div></div>`,
-    ),
+    frame(ctx, html`<div class="wrap">${pageHeader("page-hero", content)}<div class="page-body">${aboutSections(content)}${factsBlock(content)}</div></div>`),
 
-  faq: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap"><header class="page-hero"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="page-body">${faqDetails(content)}</div></div>`,
-    ),
+  faq: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHeader("page-hero", content)}<div class="page-body">${faqDetails(content)}</div></div>`),
 
-  auth: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap"><header class="page-hero"><h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p></header>${authForms(content)}<p class="note">${inline(content.note)}</p></div>`,
-    ),
+  auth: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHeader("page-hero", content)}${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap notfound">${notFoundBody(ctx)}</div>`),
 };

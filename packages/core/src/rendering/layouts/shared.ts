@@ -28,12 +28,18 @@ export function navItems(ctx: RenderContext): NavItem[] {
   return items.some((item) => item.href !== PAGE_PATHS.template) ? items : [];
 }
 
+export interface NavOptions {
+  className?: string;
+  /** What a menu link shows; its label unless the layout dresses it. */
+  itemContent?: (item: NavItem) => HtmlValue;
+}
+
 /** `<nav>` with the menu as a list; nothing when the site has a single page. */
-export function nav(ctx: RenderContext, className = "nav", label = "Main"): SafeHtml {
+export function nav(ctx: RenderContext, { className = "nav", itemContent = (item) => item.label }: NavOptions = {}): SafeHtml {
   const items = navItems(ctx);
   if (items.length === 0) return html``;
-  return html`<nav class="${className}" aria-label="${label}"><ul>${items.map(
-    (item) => html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : ""}>${item.label}</a></li>`,
+  return html`<nav class="${className}" aria-label="Main"><ul>${items.map(
+    (item) => html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : ""}>${itemContent(item)}</a></li>`,
   )}</ul></nav>`;
 }
 
@@ -57,14 +63,25 @@ export function monogram(name: string): string {
   return mark || "•";
 }
 
+export interface BrandOptions {
+  /** Width and height of the logo image, in CSS pixels. */
+  logoSize?: number;
+  /** What stands in for a missing or refused logo: the monogram, or nothing (the name is the mark). */
+  withoutLogo?: "monogram" | "nothing";
+  /** Decoration inside the name, before it (the terminal's `~/` prompt). */
+  beforeName?: SafeHtml;
+}
+
 /** The logo (image or monogram) and the product name, linking home. */
-export function brand(ctx: RenderContext, className = "brand"): SafeHtml {
+export function brand(ctx: RenderContext, { logoSize = 32, withoutLogo = "monogram", beforeName }: BrandOptions = {}): SafeHtml {
   const name = ctx.site.name;
   const src = safeLogoSrc(ctx.site.logoUrl);
   const logo = src
-    ? html`<img src="${src}" alt="${name} logo" width="32" height="32">`
-    : html`<span class="mark" aria-hidden="true">${monogram(name)}</span>`;
-  return html`<a class="${className}" href="/">${logo}<span class="brand-name">${name}</span></a>`;
+    ? html`<img src="${src}" alt="${name} logo" width="${logoSize}" height="${logoSize}">`
+    : withoutLogo === "monogram"
+      ? html`<span class="mark" aria-hidden="true">${monogram(name)}</span>`
+      : "";
+  return html`<a class="brand" href="/">${logo}<span class="brand-name">${beforeName}${name}</span></a>`;
 }
 
 export function skipLink(): SafeHtml {
@@ -87,14 +104,71 @@ export function secondaryButton(content: LandingContent, className = "btn btn-al
   return cta ? html`<a class="${className}" href="${secondaryHref(content)}">${cta.label}</a>` : html``;
 }
 
+/** Both hero buttons: the primary one, then the secondary one when the content has it. */
+export function heroButtons(content: LandingContent, ctx: RenderContext): SafeHtml {
+  return html`${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}`;
+}
+
 /** Both hero buttons in an `.actions` row. */
-export function heroActions(content: LandingContent, ctx: RenderContext, extraClass = ""): SafeHtml {
-  return html`<div class="actions${extraClass ? ` ${extraClass}` : ""}">${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}</div>`;
+export function heroActions(content: LandingContent, ctx: RenderContext): SafeHtml {
+  return html`<div class="actions">${heroButtons(content, ctx)}</div>`;
 }
 
 /** Id of a landing section: the first is `how` (the secondary button's target). */
 export function sectionId(index: number): string {
   return index === 0 ? "how" : `section-${index + 1}`;
+}
+
+type Feature = LandingContent["features"][number];
+type LandingSection = LandingContent["sections"][number];
+
+/** A feature's title and description; each layout puts its own marker and box around them. */
+export function featureText(feature: Feature): SafeHtml {
+  return html`<h3>${feature.title}</h3><p>${inline(feature.body)}</p>`;
+}
+
+/** A landing section as its own `<section>`: heading, text and code sample, with its anchor id. */
+export function storySection(section: LandingSection, index: number, className = "story"): SafeHtml {
+  return html`<section class="${className}" id="${sectionId(index)}"><h2>${section.title}</h2>${rich(section.body)}${section.code ? codeBlock(section.code) : ""}</section>`;
+}
+
+/**
+ * The landing sections in one `<div>`, each drawn by `render` (a `.story` section by default).
+ * Nothing at all when there are none, so the page shows no empty band.
+ */
+export function sectionsBlock(
+  content: LandingContent,
+  className: string,
+  render: (section: LandingSection, index: number) => SafeHtml = (section, index) => storySection(section, index),
+): SafeHtml {
+  return content.sections.length ? html`<div class="${className}">${content.sections.map(render)}</div>` : html``;
+}
+
+/** The closing call's heading and text; the layout places its button. */
+export function closingText(content: LandingContent): SafeHtml {
+  return html`<h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p>`;
+}
+
+export function closingButton(content: LandingContent, ctx: RenderContext): SafeHtml {
+  return primaryButton(ctx, content.closing.cta.label);
+}
+
+/** A page's one `h1` and the paragraph that introduces it. */
+export function titleAndLead(title: string, lead: string, leadClass = "lead"): SafeHtml {
+  return html`<h1>${title}</h1><p class="${leadClass}">${inline(lead)}</p>`;
+}
+
+/** The pages besides the landing page; each opens with a title and a short introduction. */
+export type TextPageContent = AboutContent | FaqContent | AuthContent;
+
+/** A text page's title and introduction (the sign-in page calls its introduction a subtitle). */
+export function pageTitle(page: TextPageContent, leadClass = "lead"): SafeHtml {
+  return titleAndLead(page.title, page.kind === "auth" ? page.subtitle : page.intro, leadClass);
+}
+
+/** A text page's title and introduction in a `<header>`, under an optional line of its own (a kicker, a dateline). */
+export function pageHeader(className: string, page: TextPageContent, options: { above?: SafeHtml; leadClass?: string } = {}): SafeHtml {
+  return html`<header class="${className}">${options.above}${pageTitle(page, options.leadClass)}</header>`;
 }
 
 /** Inline text with `code` spans. */
@@ -194,6 +268,11 @@ export function authForms(content: AuthContent, className = "forms"): SafeHtml {
   return html`<div class="${className}">${form("sign-in", content.sign_in_label, "/auth/sign-in", "current-password")}${form("sign-up", content.sign_up_label, "/auth/sign-up", "new-password")}</div>`;
 }
 
+/** The sign-in and sign-up forms with the page's note under them, as most layouts set them. */
+export function authFormsAndNote(content: AuthContent): SafeHtml {
+  return html`${authForms(content)}<p class="note">${inline(content.note)}</p>`;
+}
+
 /** Questions as disclosure widgets; the first is open so the page never looks empty. */
 export function faqDetails(content: FaqContent, openFirst = true): SafeHtml {
   return html`<div class="qas">${content.items.map(
@@ -216,9 +295,13 @@ export function factsBlock(content: AboutContent, title = "At a glance", heading
   )}</dl></section>`;
 }
 
-/** About sections as `h2` + text. */
-export function aboutSections(content: AboutContent, className = "prose-section"): SafeHtml {
-  return joinHtml(content.sections.map((section) => html`<section class="${className}"><h2>${section.title}</h2>${rich(section.body)}</section>`));
+/** About sections as `h2` + text; `idOf` gives each an anchor, for layouts that list them in a contents menu. */
+export function aboutSections(content: AboutContent, className = "prose-section", idOf?: (index: number) => string): SafeHtml {
+  return joinHtml(
+    content.sections.map(
+      (section, i) => html`<section class="${className}"${idOf ? html` id="${idOf(i)}"` : ""}><h2>${section.title}</h2>${rich(section.body)}</section>`,
+    ),
+  );
 }
 
 /** Footer links: the menu, then the app (saas) or the source code (website, landing). */
@@ -233,10 +316,16 @@ export function copyright(ctx: RenderContext): SafeHtml {
   return html`© ${ctx.site.year} ${ctx.site.name}`;
 }
 
-/** The standard footer: copyright and links, in one row that wraps. */
-export function footer(ctx: RenderContext, className = "footer"): SafeHtml {
-  return html`<footer class="${className}"><div class="wrap footer-row"><p>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></div></footer>`;
+/** The standard footer: copyright and links, in one row that wraps. `beforeCopyright` is a decorative mark (the terminal's `#`). */
+export function footer(ctx: RenderContext, { beforeCopyright }: { beforeCopyright?: SafeHtml } = {}): SafeHtml {
+  return html`<footer class="footer"><div class="wrap footer-row"><p>${beforeCopyright}${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></div></footer>`;
 }
+
+/**
+ * The standard footer's row: copyright and links apart, wrapping on narrow screens. Layouts put it in
+ * their own sheet, beside their `.footer` rule, so the order of the rules stays theirs.
+ */
+export const FOOTER_ROW_CSS = ".footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}";
 
 /** The 404 page's message and way home. */
 export function notFoundBody(ctx: RenderContext): SafeHtml {

@@ -1,12 +1,15 @@
 import { html, type SafeHtml } from "../escape.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
-  authForms,
+  aboutSections,
+  authFormsAndNote,
   brand,
-  codeBlock,
+  closingButton,
+  closingText,
   copyright,
   factsBlock,
   faqDetails,
+  featureText,
   footerLinks,
   heroActions,
   icon,
@@ -14,11 +17,13 @@ import {
   nav,
   notFoundBody,
   pad,
+  pageHeader,
   pick,
   primaryButton,
-  rich,
   sectionId,
   skipLink,
+  storySection,
+  titleAndLead,
 } from "./shared.js";
 
 /**
@@ -42,7 +47,7 @@ function frame(ctx: RenderContext, main: SafeHtml, anchors: Anchor[], crumb: str
     : "";
   return html`${skipLink()}
 <div class="shell">
-<header class="side">${brand(ctx)}${nav(ctx, "nav side-nav")}${toc}<div class="side-foot">${primaryButton(ctx, ctx.site.type === "saas" ? "Open the app" : "Source code", "btn side-btn")}</div></header>
+<header class="side">${brand(ctx)}${nav(ctx, { className: "nav side-nav" })}${toc}<div class="side-foot">${primaryButton(ctx, ctx.site.type === "saas" ? "Open the app" : "Source code", "btn side-btn")}</div></header>
 <div class="content">
 <div class="crumbs" aria-hidden="true"><span>${ctx.site.name}</span><span class="sep">/</span><span>${crumb}</span></div>
 <main id="main">${main}</main>
@@ -124,46 +129,36 @@ ${v === 2 ? `.doc-section>h2{border-bottom:1px solid var(--border)}` : ""}
       v === 0
         ? html`<div class="ftable">${content.features.map((f, i) => html`<h3>${icon(i + 3)}${f.title}</h3><p>${inline(f.body)}</p>`)}</div>`
         : v === 1
-          ? html`<div class="fcards">${content.features.map((f, i) => html`<div>${icon(i + 5)}<h3>${f.title}</h3><p>${inline(f.body)}</p></div>`)}</div>`
-          : html`<ol class="flist">${content.features.map((f, i) => html`<li><span class="n" aria-hidden="true">${pad(i + 1)}</span><h3>${f.title}</h3><p>${inline(f.body)}</p></li>`)}</ol>`;
+          ? html`<div class="fcards">${content.features.map((f, i) => html`<div>${icon(i + 5)}${featureText(f)}</div>`)}</div>`
+          : html`<ol class="flist">${content.features.map((f, i) => html`<li><span class="n" aria-hidden="true">${pad(i + 1)}</span>${featureText(f)}</li>`)}</ol>`;
     const featuresTitle = pick(["Capabilities", "What you can do", "Contents"], v);
     const anchors: Anchor[] = [
       { id: "features", label: featuresTitle },
       ...content.sections.map((s, i) => ({ id: sectionId(i), label: s.title })),
       { id: "get-started", label: content.closing.title },
     ];
-    const main = html`<div class="landing"><header class="doc-head"><h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</header>
+    const main = html`<div class="landing"><header class="doc-head">${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</header>
 <section class="doc-section" id="features" aria-labelledby="features-title"><h2 id="features-title">${featuresTitle}</h2>${features}</section>
-${content.sections.map(
-  (s, i) => html`<section class="doc-section" id="${sectionId(i)}"><h2>${s.title}</h2>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</section>`,
-)}
-<section class="callout" id="get-started"><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p>${primaryButton(ctx, content.closing.cta.label)}</section></div>`;
+${content.sections.map((s, i) => storySection(s, i, "doc-section"))}
+<section class="callout" id="get-started">${closingText(content)}${closingButton(content, ctx)}</section></div>`;
     return frame(ctx, main, anchors, "Overview");
   },
 
   about: (content, ctx) => {
-    const anchors: Anchor[] = content.sections.map((s, i) => ({ id: `about-${i + 1}`, label: s.title }));
+    const aboutId = (index: number) => `about-${index + 1}`;
+    const anchors: Anchor[] = content.sections.map((s, i) => ({ id: aboutId(i), label: s.title }));
     if (content.facts.length) anchors.push({ id: "facts", label: "At a glance" });
     return frame(
       ctx,
-      html`<header class="doc-head"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header>${content.sections.map(
-        (s, i) => html`<section class="doc-section" id="about-${i + 1}"><h2>${s.title}</h2>${rich(s.body)}</section>`,
-      )}<div class="two-facts" id="facts">${factsBlock(content)}</div>`,
+      html`${pageHeader("doc-head", content)}${aboutSections(content, "doc-section", aboutId)}<div class="two-facts" id="facts">${factsBlock(content)}</div>`,
       anchors,
       "About",
     );
   },
 
-  faq: (content, ctx) =>
-    frame(ctx, html`<header class="doc-head"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header>${faqDetails(content)}`, [], "FAQ"),
+  faq: (content, ctx) => frame(ctx, html`${pageHeader("doc-head", content)}${faqDetails(content)}`, [], "FAQ"),
 
-  auth: (content, ctx) =>
-    frame(
-      ctx,
-      html`<header class="doc-head"><h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p></header>${authForms(content)}<p class="note">${inline(content.note)}</p>`,
-      [],
-      content.sign_in_label,
-    ),
+  auth: (content, ctx) => frame(ctx, html`${pageHeader("doc-head", content)}${authFormsAndNote(content)}`, [], content.sign_in_label),
 
   notFound: (ctx) => frame(ctx, notFoundBody(ctx), [], "404"),
 };

@@ -1,28 +1,32 @@
 import { html, type SafeHtml } from "../escape.js";
 import type { LandingContent } from "../../generation/page-content.js";
+import { topBarFrame as frame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
   FEATURE_HEADINGS,
+  FOOTER_ROW_CSS,
   aboutSections,
   authForms,
-  brand,
   checkIcon,
+  closingButton,
+  closingText,
   codeBlock,
   factsBlock,
   faqDetails,
+  featureText,
   firstCommand,
-  footer,
   heroActions,
   icon,
   inline,
   monogram,
-  nav,
   notFoundBody,
+  pageHeader,
+  pageTitle,
   pick,
-  primaryButton,
   rich,
   sectionId,
-  skipLink,
+  sectionsBlock,
+  titleAndLead,
 } from "./shared.js";
 
 /**
@@ -30,13 +34,6 @@ import {
  * The picture is the variation: 0 a statement card listing the features, 1 a phone, 2 a code
  * window, 3 a diagram on blueprint grid. Sections alternate text and code side by side.
  */
-
-function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  return html`${skipLink()}
-<header class="top"><div class="wrap top-row">${brand(ctx)}${nav(ctx)}</div></header>
-<main id="main">${main}</main>
-${footer(ctx)}`;
-}
 
 /** The product picture beside the pitch; decorative, so hidden from assistive technology. */
 function visual(content: LandingContent, ctx: RenderContext): SafeHtml {
@@ -135,7 +132,7 @@ ${v === 3 ? `.feature .ico-box{border-radius:0;background:transparent;color:var(
 .faq-wrap{max-width:50rem;padding-bottom:calc(var(--space)*4)}
 .notfound{padding-block:calc(var(--space)*7)}
 .footer{border-top:1px solid var(--border);padding-block:calc(var(--space)*2)}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 @media (max-width:52rem){
 .hero,.row,.page-head,.two,.auth-grid{grid-template-columns:minmax(0,1fr)}
 .row:nth-child(even) .row-text{order:0}
@@ -146,39 +143,28 @@ ${v === 3 ? `.feature .ico-box{border-radius:0;background:transparent;color:var(
 
   landing: (content, ctx) => {
     const v = ctx.variant % 4;
-    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span><h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</div>${visual(content, ctx)}</section>
+    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${visual(content, ctx)}</section>
 <section class="band band-features" id="features" aria-labelledby="features-title"><div class="wrap"><div class="band-head"><h2 id="features-title">${pick(FEATURE_HEADINGS, v + 1)}</h2></div><div class="features">${content.features.map(
-      (f, i) => html`<div class="feature"><span class="ico-box">${icon(i + v)}</span><h3>${f.title}</h3><p>${inline(f.body)}</p></div>`,
+      (f, i) => html`<div class="feature"><span class="ico-box">${icon(i + v)}</span>${featureText(f)}</div>`,
     )}</div></div></section>
-${
-  content.sections.length
-    ? html`<div class="band wrap">${content.sections.map(
-        (s, i) =>
-          html`<section class="row${s.code ? "" : " text-only"}" id="${sectionId(i)}"><div class="row-text"><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
-      )}</div>`
-    : ""
-}
-<section class="finale"><div class="wrap finale-row"><div><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p></div>${primaryButton(ctx, content.closing.cta.label)}</div></section>`;
+${sectionsBlock(
+  content,
+  "band wrap",
+  (s, i) =>
+    html`<section class="row${s.code ? "" : " text-only"}" id="${sectionId(i)}"><div class="row-text"><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
+)}
+<section class="finale"><div class="wrap finale-row"><div>${closingText(content)}</div>${closingButton(content, ctx)}</div></section>`;
     return frame(ctx, main);
   },
 
   about: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap"><header class="page-head"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="two"><div>${aboutSections(content)}</div>${factsBlock(content)}</div></div>`,
-    ),
+    frame(ctx, html`<div class="wrap">${pageHeader("page-head", content)}<div class="two"><div>${aboutSections(content)}</div>${factsBlock(content)}</div></div>`),
 
-  faq: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap"><header class="page-head"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p></header><div class="faq-wrap">${faqDetails(content)}</div></div>`,
-    ),
+  faq: (content, ctx) => frame(ctx, html`<div class="wrap">${pageHeader("page-head", content)}<div class="faq-wrap">${faqDetails(content)}</div></div>`),
 
+  // The note stands beside the forms, under the title, rather than after them.
   auth: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap auth-grid"><div><h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p><p class="note">${inline(content.note)}</p></div>${authForms(content)}</div>`,
-    ),
+    frame(ctx, html`<div class="wrap auth-grid"><div>${pageTitle(content)}<p class="note">${inline(content.note)}</p></div>${authForms(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap notfound">${notFoundBody(ctx)}</div>`),
 };

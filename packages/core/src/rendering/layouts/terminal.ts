@@ -1,24 +1,26 @@
 import { html, type SafeHtml } from "../escape.js";
 import type { LandingContent } from "../../generation/page-content.js";
+import { headerRow, pageFrame } from "./frame.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
-  authForms,
-  codeBlock,
-  copyright,
+  FOOTER_ROW_CSS,
+  aboutSections,
+  authFormsAndNote,
+  brand,
+  closingButton,
+  closingText,
   factsBlock,
+  faqDetails,
+  featureText,
   firstCommand,
-  footerLinks,
-  inline,
-  monogram,
-  navItems,
+  footer,
+  heroActions,
+  nav,
   notFoundBody,
   pad,
-  primaryButton,
-  rich,
-  safeLogoSrc,
-  secondaryButton,
-  sectionId,
-  skipLink,
+  pageTitle,
+  sectionsBlock,
+  titleAndLead,
 } from "./shared.js";
 
 /**
@@ -31,20 +33,17 @@ function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "site";
 }
 
+/** The header reads like a shell: the name as a home directory, menu entries as paths, the copyright as a comment. */
 function frame(ctx: RenderContext, main: SafeHtml): SafeHtml {
-  const items = navItems(ctx);
-  const src = safeLogoSrc(ctx.site.logoUrl);
-  const logo = src ? html`<img src="${src}" alt="${ctx.site.name} logo" width="28" height="28">` : html`<span class="mark" aria-hidden="true">${monogram(ctx.site.name)}</span>`;
-  const menu = items.length
-    ? html`<nav class="nav" aria-label="Main"><ul>${items.map(
-        (item) =>
-          html`<li><a href="${item.href}"${item.current ? html` aria-current="page"` : ""}><span aria-hidden="true">${ctx.variant % 2 === 0 ? "./" : ""}</span>${item.label.toLowerCase()}</a></li>`,
-      )}</ul></nav>`
-    : "";
-  return html`${skipLink()}
-<header class="top"><div class="wrap top-row"><a class="brand" href="/">${logo}<span class="brand-name"><span class="prompt" aria-hidden="true">~/</span>${ctx.site.name}</span></a>${menu}</div></header>
-<main id="main">${main}</main>
-<footer class="footer"><div class="wrap footer-row"><p><span aria-hidden="true"># </span>${copyright(ctx)}</p><nav aria-label="Footer">${footerLinks(ctx)}</nav></div></footer>`;
+  const pathMark = ctx.variant % 2 === 0 ? "./" : "";
+  return pageFrame({
+    header: headerRow(ctx, {
+      brand: brand(ctx, { logoSize: 28, beforeName: html`<span class="prompt" aria-hidden="true">~/</span>` }),
+      menu: nav(ctx, { itemContent: (item) => html`<span aria-hidden="true">${pathMark}</span>${item.label.toLowerCase()}` }),
+    }),
+    main,
+    footer: footer(ctx, { beforeCopyright: html`<span aria-hidden="true"># </span>` }),
+  });
 }
 
 function session(content: LandingContent, ctx: RenderContext): SafeHtml {
@@ -125,46 +124,26 @@ ${v === 1 ? `.features li{padding:1rem 1.1rem;border:1px solid var(--border);bor
 .note{color:var(--muted);margin-top:2rem}
 .note::before{content:"// ";content:"// " / ""}
 .footer{border-top:1px solid var(--border);padding-block:1.5rem;font-family:var(--font-mono);font-size:.85rem}
-.footer-row{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 2rem}.footer-row p{margin:0}
+${FOOTER_ROW_CSS}
 @media (max-width:52rem){.hero{grid-template-columns:minmax(0,1fr)}}
 `;
   },
 
   landing: (content, ctx) => {
-    const main = html`<section class="wrap hero"><div class="hero-text"><h1>${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p><div class="actions">${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}</div></div>${session(content, ctx)}</section>
+    const main = html`<section class="wrap hero"><div class="hero-text">${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${session(content, ctx)}</section>
 <section class="wrap block" id="features" aria-labelledby="features-title"><h2 class="section-title" id="features-title">${ctx.variant % 2 === 0 ? "features" : "what it does"}</h2><ul class="features">${content.features.map(
-      (f, i) => html`<li><span class="idx" aria-hidden="true">[${pad(i + 1)}]</span><div><h3>${f.title}</h3><p>${inline(f.body)}</p></div></li>`,
+      (f, i) => html`<li><span class="idx" aria-hidden="true">[${pad(i + 1)}]</span><div>${featureText(f)}</div></li>`,
     )}</ul></section>
-${
-  content.sections.length
-    ? html`<div class="wrap block">${content.sections.map(
-        (s, i) => html`<section class="story" id="${sectionId(i)}"><h2>${s.title}</h2>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</section>`,
-      )}</div>`
-    : ""
-}
-<div class="wrap"><section class="closing"><h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p>${primaryButton(ctx, content.closing.cta.label)}</section></div>`;
+${sectionsBlock(content, "wrap block")}
+<div class="wrap"><section class="closing">${closingText(content)}${closingButton(content, ctx)}</section></div>`;
     return frame(ctx, main);
   },
 
-  about: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap page col"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p>${content.sections.map(
-        (s) => html`<section class="prose-section"><h2>${s.title}</h2>${rich(s.body)}</section>`,
-      )}${factsBlock(content, "facts")}</div>`,
-    ),
+  about: (content, ctx) => frame(ctx, html`<div class="wrap page col">${pageTitle(content)}${aboutSections(content)}${factsBlock(content, "facts")}</div>`),
 
-  faq: (content, ctx) =>
-    frame(
-      ctx,
-      html`<div class="wrap page col"><h1>${content.title}</h1><p class="lead">${inline(content.intro)}</p><div class="qas">${content.items.map(
-        (item, i) =>
-          html`<details class="qa"${i === 0 ? html` open` : ""}><summary>${item.question}</summary><div class="answer">${rich(item.answer)}</div></details>`,
-      )}</div></div>`,
-    ),
+  faq: (content, ctx) => frame(ctx, html`<div class="wrap page col">${pageTitle(content)}${faqDetails(content)}</div>`),
 
-  auth: (content, ctx) =>
-    frame(ctx, html`<div class="wrap page"><h1>${content.title}</h1><p class="lead">${inline(content.subtitle)}</p>${authForms(content)}<p class="note">${inline(content.note)}</p></div>`),
+  auth: (content, ctx) => frame(ctx, html`<div class="wrap page">${pageTitle(content)}${authFormsAndNote(content)}</div>`),
 
   notFound: (ctx) => frame(ctx, html`<div class="wrap page">${notFoundBody(ctx)}</div>`),
 };
