@@ -1,0 +1,600 @@
+// Requests per second for one published page, served three ways in one run:
+//   reference  the Reposite server (packages/server/dist), Host: <slug>.localhost:<port>
+//   nginx      the same bytes as a static file (one worker, a generated config on loopback)
+//   bare node  node:http answering the same bytes from memory: the runtime's ceiling
+// Each server runs in its own process; wrk drives them one after another. A benchmark reports:
+// it always exits 0. See bench/README.md.
+
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SLUG = "lumen";
+const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const CPUS = availableParallelism();
+const TASKSET = which("taskset");
+/**
+ * With taskset and 2+ CPUs, every server runs on CPU 0 and the load generator on the others, so
+ * the server under test never fights wrk for a core (BENCH_PIN=0 turns this off).
+ */
+const PIN = Boolean(TASKSET) && CPUS >= 2 && process.env.BENCH_PIN !== "0";
+const SETTINGS = {
+  /** Seconds measured per server per round. */
+  duration: Number(process.env.BENCH_DURATION ?? 5),
+  /** Seconds of load per server before the first round (JIT, connection pools). */
+  warmup: Number(process.env.BENCH_WARMUP ?? 3),
+  /** Rounds; each measures every server once, in a rotated order, and the medians are reported. */
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  threads: Number(process.env.BENCH_THREADS ?? (PIN ? Math.min(2, CPUS - 1) : 2)),
+};
+const SERVER_CPU = "0";
+const LOAD_CPUS = CPUS > 2 ? `1-${CPUS - 1}` : "1";
+
+/** `command args…`, run on `cpus` when pinning. */
+const pinned = (cpus, command, args) => (PIN ? [TASKSET, ["-c", cpus, command, ...args]] : [command, args]);
+const TARGETS = { bare: 0.95, nginx: 0.85 };
+
+// ------------------------------------------------------------------------------------------------
+// Servers (child processes)
+
+/** The reference server on a temp data dir, with one account, one project and its published site. */
+async function runReference(workDir) {
+  const core = await import("@reposite/core");
+  const { startServer } = await import("@reposite/server");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // A repo host that knows one repository: projects are made without a network.
+  const repoHost = {
+    id: "bench",
+    parseLink: (link) => (link === "https://code.test/lumen-dev/lumen" ? { host: "bench", owner: "lumen-dev", name: "lumen", url: link } : null),
+    getRepository: async (repo) => ({
+      owner: repo.owner,
+      name: repo.name,
+      url: repo.url,
+      private: false,
+      description: "Status pages and uptime checks you host yourself",
+      topics: ["monitoring", "status-page", "uptime"],
+      defaultBranch: "main",
+    }),
+    getReadme: async () => README,
+    getSourceArchive: async () => {
+      throw new Error("not used by the benchmark");
+    },
+  };
+  const reposite = core.createReposite({
+    repoHosts: [repoHost],
+    config: { dataDir: join(workDir, "data"), baseUrl, sitesDomain: `localhost:${port}` },
+  });
+  const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
+
+  const { account } = await reposite.accounts.findOrCreate("bench@example.com");
+  const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen" });
+  const facts = await repoHost.getRepository(repoHost.parseLink(project.repohost_url));
+
+  // The landing page as Reposite writes it without a language model (the README author), drawn
+  // by renderPage in the project's design: the bytes a real published site serves at `/`.
+  const pages = ["template", "about", "faq"];
+  const request = (kind) => ({
+    kind,
+    type: "website",
+    product: { name: project.name, description: facts.description, repositoryUrl: facts.url, topics: facts.topics, defaultBranch: "main" },
+    readme: README,
+    instructions: null,
+    pages,
+    community: false,
+  });
+  const author = core.createReadmeAuthor();
+  const design = core.findDesign(project.design) ?? core.DESIGNS[0];
+  const context = {
+    name: project.name,
+    logoUrl: "",
+    colorMode: "",
+    type: "website",
+    repositoryUrl: facts.url,
+    appPath: "/app/",
+    pages,
+    community: false,
+    year: new Date().getUTCFullYear(),
+  };
+  const signal = new AbortController().signal;
+  const html = {};
+  for (const kind of pages) html[kind] = core.renderPage(design, await author.write(request(kind), () => {}, signal), context);
+  const url = core.siteUrl(reposite.config, SLUG);
+  const now = new Date().toISOString();
+  const file = (path, contentType, body) => ({
+    path,
+    contentType,
+    body,
+    etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
+    lastModified: now,
+  });
+  const HTML = "text/html; charset=utf-8";
+  const files = [
+    file("/", HTML, html.template),
+    file("/about", HTML, html.about),
+    file("/faq", HTML, html.faq),
+    file("/404", HTML, core.renderNotFoundPage(design, context)),
+    file("/robots.txt", "text/plain; charset=utf-8", `User-agent: *\nAllow: /\n\nSitemap: ${url}/sitemap.xml\n`),
+  ];
+  const site = {
+    site_id: project.id,
+    owner_id: account.id,
+    slug: SLUG,
+    url,
+    design: design.id,
+    name: project.name,
+    pages: ["template", "about", "faq"],
+    community: false,
+    files: Object.fromEntries(files.map((f) => [f.path, f])),
+    published_at: now,
+    revision: 1,
+  };
+  // What publishing leaves: the snapshot at `published-sites:<slug>` and a change event.
+  await reposite.container.resolve(core.STORAGE).setItem(`published-sites:${SLUG}`, site);
+  reposite.container.resolve(core.EVENTS).publish(core.SITE_CHANGED_CHANNEL ?? "sites:changed", { slug: SLUG });
+  writeFileSync(join(workDir, "page.html"), html.template);
+
+  // For comparison only: the same app through h3 alone (toNodeHandler), without the node-level fast
+  // path startServer puts in front of it; same Reposite, so the same cache.
+  const { createApp } = await import("@reposite/server");
+  const { toNodeHandler } = await import("h3");
+  const h3Only = createHttpServer(toNodeHandler(createApp(reposite)));
+  h3Only.keepAliveTimeout = 60_000;
+  await new Promise((done) => h3Only.listen(0, "127.0.0.1", done));
+
+  process.on("message", async (message) => {
+    if (message !== "stop") return;
+    h3Only.closeAllConnections();
+    h3Only.close();
+    await server.close();
+    process.exit(0);
+  });
+  process.send({
+    port,
+    h3Port: h3Only.address().port,
+    host: `${SLUG}.localhost:${port}`,
+    design: design.id,
+    bytes: Buffer.byteLength(html.template),
+  });
+}
+
+/**
+ * node:http answering the page from memory with the two headers it needs: the runtime's ceiling.
+ * With `headersFile`, it sends the reference server's response headers instead (what those cost).
+ */
+async function runBare(workDir, headersFile) {
+  const body = readFileSync(join(workDir, "page.html"));
+  const headers = headersFile
+    ? JSON.parse(readFileSync(join(workDir, headersFile), "utf8"))
+    : { "content-type": "text/html; charset=utf-8", "content-length": String(body.length) };
+  const server = createHttpServer((req, res) => {
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  process.on("message", (message) => {
+    if (message === "stop") server.close(() => process.exit(0));
+  });
+  process.send({ port: server.address().port });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The run
+
+async function main() {
+  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js"]) {
+    if (!existsSync(join(ROOT, dist))) {
+      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench does).`);
+      return;
+    }
+  }
+  const wrk = which("wrk");
+  const nginx = which("nginx") ?? (existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : null);
+  const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-"));
+  const stops = [];
+  try {
+    console.log(
+      `bench: one published page, ${SETTINGS.connections} connections, ${SETTINGS.rounds} rounds of ${SETTINGS.duration}s per server after ${SETTINGS.warmup}s warm-up`
+    );
+    console.log(`bench: load from ${wrk ? `wrk -t${SETTINGS.threads}` : "a node keep-alive loop (wrk not found: apt-get install -y wrk)"}`);
+    console.log(
+      PIN
+        ? `bench: servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPUS} (taskset)`
+        : `bench: no CPU pinning (${TASKSET ? "BENCH_PIN=0 or one CPU" : "taskset not found"})`
+    );
+
+    const reference = await startChild("--reference", workDir);
+    stops.push(reference.stop);
+    const page = readFileSync(join(workDir, "page.html"));
+    console.log(`bench: page "/" rendered by renderPage in design "${reference.info.design}", ${page.length} bytes`);
+
+    const bare = await startChild("--bare", workDir);
+    stops.push(bare.stop);
+    // The reference server's own response headers (less the ones node:http adds), for a bare server that sends them too.
+    const sample = await get(`http://127.0.0.1:${reference.info.port}/`, { host: reference.info.host, "user-agent": FIREFOX });
+    const added = new Set(["date", "connection", "keep-alive"]);
+    const sameHeaders = sample.rawHeaders.filter((_, i, all) => !added.has(all[i - (i % 2)].toLowerCase()));
+    writeFileSync(join(workDir, "headers.json"), JSON.stringify(sameHeaders));
+    const bareHeaders = await startChild("--bare", workDir, "headers.json");
+    stops.push(bareHeaders.stop);
+
+    let nginxTarget = null;
+    if (nginx) {
+      const started = await startNginx(nginx, workDir, page);
+      if (started) {
+        stops.push(started.stop);
+        nginxTarget = { name: "nginx (static file)", url: `http://127.0.0.1:${started.port}/`, headers: {}, pid: started.pid };
+      }
+    } else {
+      console.log("bench: nginx not found (apt-get install -y nginx): the nginx ratio is skipped");
+    }
+
+    const targets = [
+      {
+        key: "reference",
+        name: "reference server",
+        url: `http://127.0.0.1:${reference.info.port}/`,
+        headers: { host: reference.info.host },
+        pid: reference.pid,
+      },
+      ...(nginxTarget ? [{ key: "nginx", ...nginxTarget }] : []),
+      { key: "bare", name: "bare node:http", url: `http://127.0.0.1:${bare.info.port}/`, headers: {}, pid: bare.pid },
+      {
+        key: "bareHeaders",
+        name: "bare, reference headers",
+        url: `http://127.0.0.1:${bareHeaders.info.port}/`,
+        headers: {},
+        pid: bareHeaders.pid,
+      },
+      ...(process.env.BENCH_H3 === "0"
+        ? []
+        : [
+            {
+              key: "h3",
+              name: "reference, h3 path only",
+              url: `http://127.0.0.1:${reference.info.h3Port}/`,
+              headers: { host: reference.info.host },
+              pid: reference.pid,
+            },
+          ]),
+    ];
+    // Every server must answer the same bytes before anything is measured.
+    for (const target of targets) {
+      const answer = await get(target.url, { ...target.headers, "user-agent": FIREFOX });
+      if (answer.status !== 200 || !answer.body.equals(page)) {
+        console.log(
+          `bench: ${target.name} did not answer the page (status ${answer.status}, ${answer.body.length} bytes).` +
+            (target.key === "reference" ? " Is the site runtime mounted in the server (app.ts, start-server.ts)?" : "")
+        );
+        return;
+      }
+    }
+
+    for (const target of targets) await load(wrk, target, SETTINGS.warmup);
+    const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      // Rotated order: no server is always measured first or last.
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+      const line = [];
+      for (const target of order) {
+        const run = await load(wrk, target, SETTINGS.duration);
+        runs[target.key].push(run);
+        const cpu = run.cpuUs === null ? "" : ` (${run.cpuUs.toFixed(1)} µs CPU/req)`;
+        line.push(`${target.key} ${run.rps.toFixed(0)}${cpu}${run.errors ? ` [${run.errors} errors]` : ""}`);
+      }
+      console.log(`  round ${round + 1}: ${line.join(", ")} req/s`);
+    }
+
+    const median = (values) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    };
+    console.log("  median:");
+    const rps = {};
+    for (const target of targets) {
+      rps[target.key] = median(runs[target.key].map((run) => run.rps));
+      const cpus = runs[target.key].map((run) => run.cpuUs).filter((value) => value !== null);
+      const cpu = cpus.length ? `, ${median(cpus).toFixed(1)} µs server CPU per request` : "";
+      console.log(`    ${target.name.padEnd(22)} ${rps[target.key].toFixed(0).padStart(8)} req/s${cpu}`);
+    }
+    // Ratios of runs made in the same round (seconds apart) first, then their median: steadier than a ratio of medians on a busy machine.
+    const ratio = (key) => (runs[key] ? median(runs.reference.map((run, round) => run.rps / runs[key][round].rps)) : null);
+    const verdict = (value, target) =>
+      value === null ? "n/a" : `${value.toFixed(3)}x  (target >= ${target.toFixed(2)}x: ${value >= target ? "met" : "NOT met"})`;
+    console.log("  throughput ratio (req/s, median of same-round ratios):");
+    console.log(`    reference / bare node  ${verdict(ratio("bare"), TARGETS.bare)}`);
+    console.log(`    reference / nginx      ${verdict(ratio("nginx"), TARGETS.nginx)}`);
+    const informational = (label, key, against) =>
+      runs[key] &&
+      runs[against] &&
+      console.log(`    (${label} ${median(runs[key].map((run, round) => run.rps / runs[against][round].rps)).toFixed(3)}x)`);
+    informational("reference / bare node sending the same headers", "reference", "bareHeaders");
+    informational("without the node-level fast path: h3 path / bare node", "h3", "bare");
+    // CPU per request is what throughput is on a core of its own; it barely moves when other work shares the machine.
+    const cpuOf = (key) => {
+      const values = (runs[key] ?? []).map((run) => run.cpuUs).filter((value) => value !== null);
+      return values.length ? median(values) : null;
+    };
+    const cpuRatio = (key) => (cpuOf(key) !== null && cpuOf("reference") !== null ? cpuOf(key) / cpuOf("reference") : null);
+    if (cpuOf("reference") !== null) {
+      console.log("  efficiency ratio (server CPU per request, other / reference):");
+      console.log(`    reference vs bare node ${verdict(cpuRatio("bare"), TARGETS.bare)}`);
+      console.log(`    reference vs nginx     ${verdict(cpuRatio("nginx"), TARGETS.nginx)}`);
+      const cpuInfo = (label, fast, slow) =>
+        cpuOf(fast) !== null && cpuOf(slow) !== null && console.log(`    (${label} ${(cpuOf(fast) / cpuOf(slow)).toFixed(3)}x)`);
+      cpuInfo("reference vs bare node sending the same headers", "bareHeaders", "reference");
+      cpuInfo("bare node sending the reference's headers vs bare node", "bare", "bareHeaders");
+      cpuInfo("the runtime's own ceiling: bare node vs nginx", "nginx", "bare");
+      cpuInfo("without the node-level fast path: h3 path vs bare node", "bare", "h3");
+    }
+  } catch (error) {
+    console.log(`bench: failed: ${error?.stack ?? error}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function startChild(flag, workDir, ...extra) {
+  return new Promise((resolveChild, reject) => {
+    const [command, args] = pinned(SERVER_CPU, process.execPath, [fileURLToPath(import.meta.url), flag, workDir, ...extra]);
+    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${flag} server exited with ${code}`)));
+    child.once("message", (info) => {
+      child.removeAllListeners("exit");
+      resolveChild({
+        info,
+        pid: child.pid,
+        stop: () =>
+          new Promise((done) => {
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              done();
+            });
+            child.send("stop");
+          }),
+      });
+    });
+  });
+}
+
+/** nginx, one worker, serving `page` as a static file from a temp root on a loopback port. */
+async function startNginx(binary, workDir, page) {
+  const prefix = join(workDir, "nginx");
+  const root = join(prefix, "root");
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, "index.html"), page);
+  // Workers run as `nobody` when nginx starts as root: the root and the page must be readable.
+  for (const path of [workDir, prefix, root]) chmodSync(path, 0o755);
+  chmodSync(join(root, "index.html"), 0o644);
+  const port = await freePort();
+  const temp = (name) => join(prefix, name);
+  writeFileSync(
+    join(prefix, "nginx.conf"),
+    `worker_processes 1;
+daemon off;
+pid ${temp("nginx.pid")};
+error_log ${temp("error.log")} warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  keepalive_timeout 60s;
+  client_body_temp_path ${temp("client_body")};
+  proxy_temp_path ${temp("proxy")};
+  fastcgi_temp_path ${temp("fastcgi")};
+  uwsgi_temp_path ${temp("uwsgi")};
+  scgi_temp_path ${temp("scgi")};
+  types { text/html html; }
+  charset utf-8;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+    index index.html;
+  }
+}
+`
+  );
+  const [command, args] = pinned(SERVER_CPU, binary, ["-p", prefix, "-c", join(prefix, "nginx.conf")]);
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((done) => child.once("exit", done));
+  const up = await waitFor(`http://127.0.0.1:${port}/`, 5_000);
+  if (!up) {
+    child.kill("SIGKILL");
+    console.log(`bench: nginx did not start: ${stderr.trim() || "no answer"}; the nginx ratio is skipped`);
+    return null;
+  }
+  return {
+    port,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGQUIT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Load
+
+/** Load for `seconds`: req/s from the client, and the server's CPU time per request from /proc (steadier on a busy machine). */
+async function load(wrk, target, seconds) {
+  const before = cpuTicks(target.pid);
+  const run = await (wrk ? loadWithWrk(wrk, target, seconds) : loadWithNode(target, seconds));
+  const after = cpuTicks(target.pid);
+  const cpuUs = before !== null && after !== null && run.requests > 0 ? ((after - before) * 1e6) / CLOCK_TICKS / run.requests : null;
+  return { ...run, cpuUs };
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU ticks of a process and its children (nginx's workers), or null without /proc. */
+function cpuTicks(pid) {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) ticks += cpuTicks(Number(child)) ?? 0;
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+function loadWithWrk(wrk, target, seconds) {
+  const headers = { "user-agent": FIREFOX, ...target.headers };
+  const args = [`-t${SETTINGS.threads}`, `-c${SETTINGS.connections}`, `-d${seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name === "host" ? "Host" : name}: ${value}`);
+  args.push(target.url);
+  return new Promise((done, reject) => {
+    const [command, commandArgs] = pinned(LOAD_CPUS, wrk, args);
+    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.once("error", reject);
+    child.once("exit", () => {
+      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+      if (!Number.isFinite(rps)) return reject(new Error(`wrk gave no result:\n${out}`));
+      const latency = /Latency\s+(\S+)/.exec(out)?.[1] ?? "?";
+      const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+      const socket = /Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      const errors = non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);
+      done({ rps, latency, errors, requests });
+    });
+  });
+}
+
+/** Without wrk: keep-alive connections in this process, each sending the next request when the last ends. */
+async function loadWithNode(target, seconds) {
+  const { Agent } = await import("node:http");
+  const agent = new Agent({ keepAlive: true, maxSockets: SETTINGS.connections });
+  const headers = { "user-agent": FIREFOX, ...target.headers };
+  const end = Date.now() + seconds * 1000;
+  let count = 0;
+  let errors = 0;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const answer = await get(target.url, headers, agent).catch(() => null);
+      if (answer?.status === 200) count++;
+      else errors++;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: SETTINGS.connections }, worker));
+  agent.destroy();
+  return { rps: count / ((Date.now() - started) / 1000), latency: "n/a", errors, requests: count };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Helpers
+
+function get(url, headers = {}, agent = false) {
+  return new Promise((done, reject) => {
+    const req = httpRequest(url, { headers, agent }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => done({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function waitFor(url, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if ((await get(url).catch(() => null))?.status === 200) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+}
+
+function which(command) {
+  try {
+    return execFileSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function freePort() {
+  return new Promise((done, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+const README = `# Lumen
+
+Lumen watches your websites and APIs, opens incidents when they fail and publishes a status page your users can trust.
+
+## Features
+
+- **Checks every 30 seconds**: HTTP, TCP, DNS and heartbeat checks from several regions.
+- **Incidents write themselves**: when a check fails twice, Lumen opens an incident with the failing responses attached.
+- **A status page in your colours**: publish a fast, accessible status page on your own domain.
+- **Alerts where you already are**: email, webhooks, Slack and Matrix, with quiet hours and escalation rules.
+- **Config as code**: every check lives in a small YAML file next to your code.
+
+## Install
+
+\`\`\`sh
+npm install --global @lumen/cli
+lumen init my-status-page && cd my-status-page
+lumen up --port 8080
+\`\`\`
+
+## Configuration
+
+Checks are plain YAML. Each one names a target, how often to look and what counts as healthy.
+
+\`\`\`yaml
+checks:
+  - name: API health
+    url: https://api.example.com/health
+    every: 30s
+    expect: { status: 200 }
+\`\`\`
+
+## License
+
+MIT
+`;
+
+const role = process.argv[2];
+if (role === "--reference") await runReference(process.argv[3]);
+else if (role === "--bare") await runBare(process.argv[3], process.argv[4]);
+else await main();
