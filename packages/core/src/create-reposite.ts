@@ -14,7 +14,9 @@ import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
 import { createReadmeAuthor } from "./generation/readme-author.js";
+import { ForumService } from "./community/forum-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
+import { MembersService } from "./members/members-service.js";
 import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
@@ -24,6 +26,7 @@ import { LOCKS, type Locks } from "./ports/locks.js";
 import { MAILER, type Mailer } from "./ports/mailer.js";
 import { REPO_HOST_AUTHORIZERS, type RepoHostAuthorizer } from "./ports/repo-host-auth.js";
 import { REPO_HOSTS, type RepoHost } from "./ports/repo-host.js";
+import { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js";
 import { STORAGE, type RecordStorage } from "./ports/storage.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { ProjectsService } from "./projects/projects-service.js";
@@ -36,6 +39,10 @@ import { createGitHubRepoHost, type GitHubRepoHostOptions } from "./repo-host/in
 import { RepositoriesService } from "./repositories/repositories-service.js";
 import { SessionsService } from "./sessions/sessions-service.js";
 import { SignInLinks } from "./sessions/sign-in-links.js";
+import { PublishedSiteStore } from "./sites/published-site-store.js";
+import { PublishingService } from "./sites/publishing-service.js";
+import { SiteCache } from "./sites/site-cache.js";
+import { VisitCounter } from "./sites/visits.js";
 import { TokensService } from "./tokens/tokens-service.js";
 import { RateLimiter } from "./util/rate-limiter.js";
 import { SecretBox } from "./util/secret-box.js";
@@ -62,6 +69,8 @@ export interface CreateRepositeOptions {
   mailer?: Mailer;
   /** A model for the AI author; without one, pages are written by the README author. */
   languageModel?: LanguageModel;
+  /** Tells search engines about published pages (IndexNow); default: nobody is told. */
+  searchNotifier?: SearchNotifier;
   /** Job events between processes; default: in this process only. */
   events?: EventBus;
   clock?: Clock;
@@ -87,6 +96,12 @@ export interface Reposite {
   readonly jobs: JobsService;
   readonly generation: GenerationService;
   readonly pageVersions: PageVersionsService;
+  readonly publishing: PublishingService;
+  /** Published sites in memory, ready to serve (the site runtime reads only this on its hot path). */
+  readonly siteCache: SiteCache;
+  readonly visits: VisitCounter;
+  readonly members: MembersService;
+  readonly forum: ForumService;
   /** Lets go of what the ports hold (storage handles, timers). */
   close(): Promise<void>;
 }
@@ -118,6 +133,12 @@ const SERVICES = [
   JobsService,
   PageVersionsService,
   GenerationService,
+  PublishedSiteStore,
+  PublishingService,
+  SiteCache,
+  VisitCounter,
+  MembersService,
+  ForumService,
 ];
 
 /**
@@ -151,6 +172,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     useValue: options.mailer ?? createOutboxMailer({ dir: resolve(config.dataDir, "outbox"), from: config.mailFrom }),
   });
   container.register(EVENTS, { useValue: options.events ?? createInProcessEvents() });
+  if (options.searchNotifier) container.register(SEARCH_NOTIFIER, { useValue: options.searchNotifier });
   if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
   container.register(PAGE_AUTHOR, {
     useValue: options.languageModel ? createAiAuthor(options.languageModel) : createReadmeAuthor(),
@@ -173,9 +195,18 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     jobs: container.resolve(JobsService),
     generation: container.resolve(GenerationService),
     pageVersions: container.resolve(PageVersionsService),
+    publishing: container.resolve(PublishingService),
+    siteCache: container.resolve(SiteCache),
+    visits: container.resolve(VisitCounter),
+    members: container.resolve(MembersService),
+    forum: container.resolve(ForumService),
     async close() {
       // Jobs still running here end as `aborted`, stored before the storage goes.
       await container.resolve(JobsService).close();
+      await container.resolve(PublishingService).idle();
+      // Page views counted since the last flush are written before the storage goes.
+      await container.resolve(VisitCounter).close();
+      container.resolve(SiteCache).close();
       const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
       mailer.close?.();
       await storage.dispose();

@@ -30,6 +30,7 @@ export {
 export { TOKEN_PREFIX } from "./tokens/token-secret.js";
 
 export { ProjectsService } from "./projects/projects-service.js";
+export { ProjectStore } from "./projects/project-store.js";
 export type {
   ProjectView,
   ProjectDetailView,
@@ -101,3 +102,39 @@ export * from "./generation/page-content.js";
 export { PageVersionsService } from "./pages/page-versions-service.js";
 export { PAGE_KINDS, MAX_PAGE_HTML_BYTES, type PageVersionView, type PageVersionDetail } from "./pages/page-version.js";
 export * from "./rendering/index.js";
+export * from "./members/index.js";
+export * from "./community/index.js";
+export { renderSitePage, plainTextHtml, SITE_PAGE_CSS, type SitePageOptions } from "./rendering/site-shell.js";
+export { SITE_CHANGED_CHANNEL, type PublishedSite, type PublishedFile, type SiteChanged } from "./sites/published-site.js";
+export { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js";
+export { createIndexNowNotifier, DEFAULT_INDEXNOW_ENDPOINT, INDEXNOW_MAX_URLS, type IndexNowNotifierOptions } from "./sites/indexnow-notifier.js";
+export { PublishingService, type SlugCheck, type SlugView, type PublishResult } from "./sites/publishing-service.js";
+export { PublishedSiteStore } from "./sites/published-site-store.js";
+export { RESERVED_SLUGS, SLUG_MIN_LENGTH, SLUG_MAX_LENGTH, isValidSlug, slugProblem, slugFromName, slugCandidates, type SlugProblem } from "./sites/slugs.js";
+export { siteHead, notFoundHead, injectHead, stripSiteHead, pageMeta, PREVIEW_IMAGE_PATH, PREVIEW_IMAGE_WIDTH, PREVIEW_IMAGE_HEIGHT, type SiteHeadInput } from "./sites/site-head.js";
+export { renderSitemap, type SitemapEntry } from "./sites/sitemap.js";
+export { renderRobots } from "./sites/robots.js";
+export { renderPreviewImage, plainPreviewPng, previewSvg, type PreviewImageInput } from "./sites/preview-image.js";
+export {
+  SiteCache,
+  SITE_CACHE_SETTINGS,
+  DEFAULT_SITE_CACHE_SETTINGS,
+  NOT_FOUND_PATH,
+  isCompressible,
+  prepareSite,
+  prepareFile,
+  type CachedSite,
+  type CachedFile,
+  type SiteCacheSettings,
+} from "./sites/site-cache.js";
+export {
+  VisitCounter,
+  VISIT_SETTINGS,
+  DEFAULT_VISIT_SETTINGS,
+  BOT_USER_AGENT_PATTERNS,
+  isBotUserAgent,
+  isPagePath,
+  isPageView,
+  type VisitRequest,
+  type VisitSettings,
+} from "./sites/visits.js";

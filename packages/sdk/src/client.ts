@@ -10,6 +10,7 @@ import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, t
 import { Agent } from "./resources/agent.js";
 import { Designs } from "./resources/designs.js";
 import { Jobs } from "./resources/jobs.js";
+import { Publishing } from "./resources/publishing.js";
 import { Sites } from "./resources/sites.js";
 import { Tokens } from "./resources/tokens.js";
 import { Versions } from "./resources/versions.js";
@@ -92,6 +93,8 @@ export class RepositeClient {
   readonly versions: Versions;
   /** Jobs (generation, deploys): read, cancel, follow their stream. */
   readonly jobs: Jobs;
+  /** Addresses (slugs) and publishing the site. */
+  readonly publishing: Publishing;
 
   readonly baseURL: string;
   readonly maxRetries: number;
@@ -124,6 +127,7 @@ export class RepositeClient {
     this.tokens = new Tokens(this);
     this.versions = new Versions(this);
     this.jobs = new Jobs(this);
+    this.publishing = new Publishing(this);
   }
 
   get<T>(path: string, options?: MethodRequestOptions): Promise<T> {

@@ -15,6 +15,7 @@ export { Agent, type AgentLogin } from "./resources/agent.js";
 export { Tokens } from "./resources/tokens.js";
 export { Versions } from "./resources/versions.js";
 export { Jobs, type JobStreamOptions } from "./resources/jobs.js";
+export { Publishing } from "./resources/publishing.js";
 export { path } from "./internal/path.js";
 export {
   RepositeSDKError,

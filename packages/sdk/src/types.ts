@@ -288,3 +288,27 @@ export interface CreatePageVersionInput {
   /** What changed. */
   name: string;
 }
+
+/** Answer of `GET /app/subdomain-check`. */
+export type SlugCheck = { available: true } | { available: false; reason: "invalid" | "reserved" | "taken" };
+
+/** Answer of `POST /app/sites/{site_id}/slug`. */
+export interface SlugView {
+  slug: string;
+  /** `https://<slug>.{sites_domain}`. */
+  url: string;
+}
+
+/** Body of `POST /app/sites/{site_id}/publish`. */
+export interface PublishInput {
+  /** Opens the community forum; on by default when the site was generated with `community: true`. */
+  discourse?: boolean;
+}
+
+/** Answer of `POST /app/sites/{site_id}/publish` and `…/publish-page`. */
+export interface PublishResult {
+  /** The site's address. */
+  url: string;
+  /** Pages live on the site, by kind (`template` is the landing page at `/`). */
+  pages: PageKind[];
+}

@@ -1,14 +1,19 @@
-import type { Reposite } from "@reposite/core";
+import type { DiscourseOptions, Reposite } from "@reposite/core";
 import { H3 } from "h3";
 import { errorResponse } from "./http/error-response.js";
 import { refusePreflight } from "./http/no-cors.js";
+import { createSiteDynamicHandler } from "./site-runtime/dynamic/index.js";
+import type { HostResolver } from "./site-runtime/host-router.js";
+import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { designRoutes } from "./routes/designs.js";
 import { healthRoutes } from "./routes/health.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
 import { generationRoutes } from "./routes/generation.js";
 import { jobRoutes } from "./routes/jobs.js";
+import { memberRoutes } from "./routes/members.js";
 import { pageVersionRoutes } from "./routes/page-versions.js";
+import { publishingRoutes } from "./routes/publishing.js";
 import { repoCheckRoutes } from "./routes/repo-check.js";
 import { repohostRoutes } from "./routes/repohost.js";
 import { tokenRoutes } from "./routes/tokens.js";
@@ -19,6 +24,10 @@ import { adminPageRoutes } from "./routes/admin-pages.js";
 export interface AppOptions {
   /** Believe `X-Forwarded-For` for the caller's address (only behind a proxy you control). */
   trustProxy?: boolean;
+  /** The operator's Discourse for published sites' communities; default: the built-in forum only. */
+  discourse?: DiscourseOptions | null;
+  /** Custom domains: host -> slug lookups for hosts outside the sites domain (used by the domains issue). */
+  hostResolvers?: readonly HostResolver[];
 }
 
 /** The HTTP layer over a composed Reposite: routes only translate between HTTP and services. */
@@ -28,6 +37,13 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
     silent: true,
     onError: errorResponse,
   });
+  // Site hosts first: they never reach the API's middleware, routes or JSON errors.
+  app.use(
+    siteRuntime(reposite, {
+      dynamic: createSiteDynamicHandler(reposite, { trustProxy: options.trustProxy, discourse: options.discourse }),
+      hostResolvers: options.hostResolvers,
+    }),
+  );
   app.use((event) => refusePreflight(event));
   healthRoutes(app, reposite);
   designRoutes(app);
@@ -39,6 +55,8 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   generationRoutes(app, reposite);
   jobRoutes(app, reposite);
   pageVersionRoutes(app, reposite);
+  publishingRoutes(app, reposite);
+  memberRoutes(app, reposite);
   accountPageRoutes(app, reposite);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);

@@ -1,6 +1,7 @@
-import { parseSecretKey, type BaseImages, type CreateRepositeOptions } from "@reposite/core";
+import { createIndexNowNotifier, parseSecretKey, type BaseImages, type CreateRepositeOptions, type DiscourseOptions } from "@reposite/core";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
+import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 
 /** Where the server listens. */
 export interface ListenSettings {
@@ -13,6 +14,8 @@ export interface ServerSettings {
   reposite: CreateRepositeOptions;
   /** Believe `X-Forwarded-For` (REPOSITE_TRUST_PROXY=1), only behind a proxy you control. */
   trustProxy?: boolean;
+  /** The operator's Discourse (REPOSITE_DISCOURSE_URL + REPOSITE_DISCOURSE_SECRET), or null. */
+  discourse?: DiscourseOptions | null;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -60,6 +63,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   return {
     listen,
     trustProxy: env.REPOSITE_TRUST_PROXY === "1" || env.REPOSITE_TRUST_PROXY === "true",
+    discourse: discourseFromEnv(env),
     reposite: {
       config: {
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),
@@ -80,6 +84,15 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
               clientSecret: env.REPOSITE_GITHUB_CLIENT_SECRET,
               ...(env.REPOSITE_GITHUB_WEB_URL ? { webUrl: env.REPOSITE_GITHUB_WEB_URL } : {}),
             },
+          }
+        : {}),
+      // IndexNow is on when the operator gives a key; the endpoint defaults to api.indexnow.org.
+      ...(env.REPOSITE_INDEXNOW_KEY
+        ? {
+            searchNotifier: createIndexNowNotifier({
+              key: env.REPOSITE_INDEXNOW_KEY,
+              ...(env.REPOSITE_INDEXNOW_ENDPOINT ? { endpoint: env.REPOSITE_INDEXNOW_ENDPOINT } : {}),
+            }),
           }
         : {}),
       ...(env.REPOSITE_GIT_HOSTS ? { gitHosts: list(env.REPOSITE_GIT_HOSTS) } : {}),

@@ -3,6 +3,7 @@ import { toNodeHandler } from "h3";
 import { listen } from "listhen";
 import { createApp } from "./app.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
+import { siteNodeHandler } from "./site-runtime/site-runtime.js";
 
 export interface RunningServer {
   /** Where the server answers, for example `http://127.0.0.1:3000`. */
@@ -22,7 +23,9 @@ export async function startServer(
   const settings = options.settings ?? settingsFromEnv();
   const reposite = options.reposite ?? createReposite(settings.reposite);
   const { port, hostname } = settings.listen;
-  const listener = await listen(toNodeHandler(createApp(reposite, { trustProxy: settings.trustProxy ?? false })), {
+  const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
+  // Published pages already in memory are answered before h3; everything else goes through the app.
+  const listener = await listen(siteNodeHandler(reposite, toNodeHandler(app)), {
     // A busy port is an error for a server, not a reason to move to another one.
     port: port === 0 ? { random: true, host: hostname } : { port, portRange: [port, port], alternativePortRange: [port, port], host: hostname },
     hostname,

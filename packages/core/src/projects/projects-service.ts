@@ -1,10 +1,12 @@
 import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
-import { conflict, notFound, unprocessable } from "../errors.js";
+import { notFound, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
+import { authRedirectRefusal } from "../members/auth-redirect-rule.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
+import { PublishedSiteStore } from "../sites/published-site-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
@@ -16,6 +18,7 @@ export class ProjectsService {
   constructor(
     @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
+    @inject(PublishedSiteStore) private readonly published: PublishedSiteStore,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
@@ -81,13 +84,11 @@ export class ProjectsService {
     const changes = parseInput(updateProjectSchema, input);
     if (changes.design) assertKnownDesign(changes.design);
     await this.getOwned(ownerId, id);
-    const updated = await this.store.modify(id, (project) => {
+    const updated = await this.store.modify(id, async (project) => {
       if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
-        // Both parts arrive with publishing and hosting; until a project has them the switch stays off.
-        throw conflict(
-          "Sending people straight to the app needs a published sign-in page and a deployed app. Publish the site and deploy the app first.",
-          "auth_redirect_unavailable",
-        );
+        const published = project.slug ? await this.published.get(project.slug) : null;
+        const refusal = authRedirectRefusal(project, published);
+        if (refusal) throw refusal;
       }
       return { ...project, ...changes, updated_at: formatTimestamp(this.clock.now()) };
     });
@@ -96,10 +97,10 @@ export class ProjectsService {
   }
 
   /**
-   * Removes the project. With `purge` the published site goes down too; without it the site stays
-   * up (publishing keeps its own copy of the pages).
+   * Removes the project. Its published site stays up (publishing keeps its own copy of the pages);
+   * `PublishingService.unpublish(…, { releaseSlug: true })` first takes it down (`purge=1`).
    */
-  async delete(ownerId: string, id: string, _options: { purge?: boolean } = {}): Promise<void> {
+  async delete(ownerId: string, id: string): Promise<void> {
     const project = await this.getOwned(ownerId, id);
     await this.store.remove(project);
   }

@@ -37,7 +37,9 @@ export function projectRoutes(app: H3, reposite: Reposite): void {
 
   app.delete("/app/sites/:site_id", async (event) => {
     const { account } = await requireToken(reposite, event);
-    await reposite.projects.delete(account.id, siteId(event), { purge: purgeFlag(event) });
+    const id = siteId(event);
+    if (purgeFlag(event)) await reposite.publishing.unpublish(account.id, id, { releaseSlug: true });
+    await reposite.projects.delete(account.id, id);
     event.res.status = 204;
     return null;
   });

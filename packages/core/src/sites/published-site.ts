@@ -1,0 +1,45 @@
+import type { PageKind } from "../projects/project.js";
+
+/**
+ * One file of a published site, ready to serve as is: the runtime answers from these bytes and
+ * never renders or reads storage on the hot path.
+ */
+export interface PublishedFile {
+  /** Path on the site host: `/`, `/about`, `/faq`, `/auth`, `/sitemap.xml`, `/robots.txt`, `/og.png`, `/<key>.txt`, `/404`. */
+  path: string;
+  contentType: string;
+  /** The body, base64 for binary files (`encoding: "base64"`), else UTF-8 text. */
+  body: string;
+  encoding?: "base64";
+  /** Strong ETag of the body, quoted: `"<sha256 base64url prefix>"`. */
+  etag: string;
+  /** When this file's content last changed (UTC ISO 8601); sitemap `lastmod` comes from it. */
+  lastModified: string;
+}
+
+/** What publishing leaves for the runtime, stored per slug (`published-sites:<slug>`). */
+export interface PublishedSite {
+  site_id: string;
+  owner_id: string;
+  slug: string;
+  /** Absolute address, `https://<slug>.<sites domain>`. */
+  url: string;
+  /** The design the site's own pages (404, sign-in messages, forum) are drawn in. */
+  design: string;
+  name: string;
+  /** Pages live on the site, by kind. */
+  pages: PageKind[];
+  /** The built-in forum is open (`/community`). */
+  community: boolean;
+  /** Files by path. */
+  files: Record<string, PublishedFile>;
+  published_at: string;
+  /** Bumped on every publish; caches compare it. */
+  revision: number;
+}
+
+/** Event channel the runtime listens on to drop a cached site (published again, renamed, taken down). */
+export const SITE_CHANGED_CHANNEL = "sites:changed";
+export interface SiteChanged {
+  slug: string;
+}
