@@ -312,3 +312,12 @@ export interface PublishResult {
   /** Pages live on the site, by kind (`template` is the landing page at `/`). */
   pages: PageKind[];
 }
+
+/** Someone who registered on a published site (`GET /app/sites/{site_id}/members`); never a password. */
+export interface MemberView {
+  id: string;
+  site_id: string;
+  email: string;
+  created_at: string;
+  last_sign_in_at: string | null;
+}

@@ -80,3 +80,13 @@ it("checks and sets a slug, publishes the site and one page", async () => {
   await expect(client.publishing.setSlug(site.id, "notes-2")).resolves.toEqual({ slug: "notes-2", url: "http://notes-2.sites.test" });
   await expect(client.publishing.checkSlug("notes")).resolves.toEqual({ available: true });
 });
+
+it("lists the members of a published site for its owner only", async () => {
+  const site = await client.sites.create({ repohost_url: "https://github.com/acme/notebook" });
+  await expect(client.sites.members(site.id)).resolves.toEqual([]);
+  // Sign-up on the site's /auth is covered by the server's site tests; here the member is registered in core.
+  await reposite.members.register(site.id, { email: "grace@example.com", password: "correct horse battery" });
+  const members = await client.sites.members(site.id);
+  expect(members).toEqual([{ id: expect.any(String), site_id: site.id, email: "grace@example.com", created_at: expect.any(String), last_sign_in_at: null }]);
+  await expect(other.sites.members(site.id)).rejects.toBeInstanceOf(NotFoundError);
+});

@@ -6,6 +6,7 @@ import type {
   DeleteProjectOptions,
   GenerateInput,
   GenerationStarted,
+  MemberView,
   ProjectDetailView,
   ProjectView,
   UpdateProjectInput,
@@ -52,5 +53,10 @@ export class Sites extends APIResource {
    */
   async generate(siteId: string, input: GenerateInput, options?: RequestOptions): Promise<GenerationStarted> {
     return this.client.post(path`/app/sites/${siteId}/generate`, { ...options, body: input });
+  }
+
+  /** People who registered on the project's published site, newest first. `GET /app/sites/{site_id}/members`. */
+  async members(siteId: string, options?: RequestOptions): Promise<MemberView[]> {
+    return this.client.get(path`/app/sites/${siteId}/members`, options);
   }
 }
