@@ -33,6 +33,11 @@ export interface FakeGitHubOptions {
    * in the API. Tokens it issues see private repositories until their grant is deleted.
    */
   oauth?: FakeOAuthApp;
+  /**
+   * Where repositories' web pages are (`html_url`): `"github.com"` (default, as the public API
+   * answers) or `"self"`, the fake's own origin, as a GitHub Enterprise server on one host answers.
+   */
+  webHost?: "github.com" | "self";
 }
 
 export interface FakeOAuthApp {
@@ -239,7 +244,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return;
     }
     const content = Buffer.from(repo.readme).toString("base64").replace(/.{1,60}/g, "$&\n");
-    const html = `https://github.com/${repo.owner}/${repo.name}`;
+    const html = `${webOrigin()}/${repo.owner}/${repo.name}`;
     send(res, 200, {
       type: "file",
       encoding: "base64",
@@ -295,8 +300,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     send(res, 404, { message: "Not Found", documentation_url: DOCS, status: "404" });
   }
 
+  function webOrigin(): string {
+    return options.webHost === "self" ? origin : "https://github.com";
+  }
+
   function repoJson(repo: FakeRepo) {
-    const html = `https://github.com/${repo.owner}/${repo.name}`;
+    const html = `${webOrigin()}/${repo.owner}/${repo.name}`;
     const api = `${origin}${prefix}/repos/${repo.owner}/${repo.name}`;
     return {
       id: idOf(repo),
@@ -308,7 +317,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
         login: repo.owner,
         id: idOf({ owner: repo.owner, name: "" }),
         type: "User",
-        html_url: `https://github.com/${repo.owner}`,
+        html_url: `${webOrigin()}/${repo.owner}`,
         url: `${origin}${prefix}/users/${repo.owner}`,
       },
       html_url: html,
@@ -316,7 +325,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       fork: false,
       url: api,
       clone_url: `${html}.git`,
-      ssh_url: `git@github.com:${repo.owner}/${repo.name}.git`,
+      ssh_url: `git@${new URL(webOrigin()).hostname}:${repo.owner}/${repo.name}.git`,
       homepage: null,
       language: null,
       stargazers_count: 0,
