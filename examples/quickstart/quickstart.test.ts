@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { freePort,startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 // The README's quick start as a newcomer runs it (the built packages, a fresh data directory),
@@ -76,13 +75,3 @@ function get(port: number, path: string, host: string): Promise<{ status: number
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}

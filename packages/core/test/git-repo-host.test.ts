@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTar, repoHostContract } from "@reposite/test-support";
+import { freePort,readTar, repoHostContract } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RepositeError } from "../src/errors.js";
 import { createGitRepoHost, parseGitLink } from "../src/repo-host/git-repo-host.js";
@@ -29,17 +29,6 @@ const GIT_ENV = {
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args], { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, daemon: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -1,6 +1,5 @@
-import { createServer, type AddressInfo } from "node:net";
 import { RepositeError, type LanguageModel } from "@reposite/core";
-import { languageModelContract, startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@reposite/test-support";
+import { freePort,languageModelContract, startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@reposite/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAILanguageModel, DEFAULT_OPENAI_MODEL, languageModelFromEnv, NO_API_KEY, type OpenAILanguageModelOptions } from "../src/index.js";
 
@@ -47,14 +46,6 @@ async function failure(stream: AsyncIterable<string>): Promise<RepositeError> {
   );
   if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
   return error;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe("createOpenAILanguageModel: what it sends", () => {

@@ -1,6 +1,6 @@
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { RepositeError } from "@reposite/core";
-import { mailerContract, type ReceivedMail } from "@reposite/test-support";
+import { freePort,mailerContract, type ReceivedMail } from "@reposite/test-support";
 import { simpleParser, type AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
@@ -139,11 +139,3 @@ describe("createSmtpMailer", () => {
   });
 });
 
-/** A loopback port with nothing listening on it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
-import { createServer as createNetServer, type LookupFunction } from "node:net";
+import type { LookupFunction } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -20,7 +20,7 @@ import {
   type RepoHost,
   type Reposite,
 } from "@reposite/core";
-import { launchBrowser, sampleSite, samplePages } from "@reposite/test-support";
+import { freePort,launchBrowser, sampleSite, samplePages } from "@reposite/test-support";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app.js";
@@ -168,18 +168,6 @@ function snapshot(site: { id: string; owner: string; slug: string; url: string }
     published_at: "2026-03-01T10:00:00.000Z",
     revision,
   };
-}
-
-/** A port nobody listens on now: the sites domain (`localhost:<port>`) must be known before the server starts. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** Resolves every name to 127.0.0.1, as browsers do for `*.localhost`. */

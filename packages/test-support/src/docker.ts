@@ -1,6 +1,5 @@
 import { execFile, spawn } from "node:child_process";
 import { chmod, copyFile, cp, mkdir, mkdtemp, realpath, rm, rmdir, stat, symlink, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -266,17 +265,6 @@ async function withMachineLock<T>(name: string, body: () => Promise<T>): Promise
   }
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** Polls `url` until it answers (any status), or throws after `timeoutMs`. */
 export async function waitForHttp(url: string, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<Response> {

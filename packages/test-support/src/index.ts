@@ -19,7 +19,6 @@ export {
   dockerAvailable,
   dockerForTests,
   buildLocalBaseImages,
-  freePort,
   waitForHttp,
   LOCAL_BASE_IMAGES,
   type DockerForTests,
@@ -28,3 +27,4 @@ export {
 } from "./docker.js";
 export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite } from "./sample-pages.js";
 export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";
+export { freePort } from "./free-port.js";

@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite, findDesign, PublishingService } from "@reposite/core";
-import { launchBrowser, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { freePort,launchBrowser, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsFromEnv } from "../../src/config-from-env.js";
@@ -23,17 +22,6 @@ npm install -g rocket-cli
 `;
 
 type Job = { job_id: string; status: string; next_job_id: string | null; error: string | null };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** `#0d1117` -> `rgb(13, 17, 23)`, the way getComputedStyle reports colours. */
 function rgb(hex: string): string {

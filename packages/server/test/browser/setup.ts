@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite, type Clock } from "@reposite/core";
-import { lastMailTo, launchBrowser, linkIn, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { freePort,lastMailTo, launchBrowser, linkIn, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { settingsFromEnv } from "../../src/config-from-env.js";
@@ -29,18 +28,6 @@ export interface BrowserRig {
   /** The link in the newest mail to `email`. */
   mailedLink(email: string): Promise<string>;
   close(): Promise<void>;
-}
-
-/** A port nobody listens on now: the server's `baseUrl` must be known before it starts. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 export async function startBrowserRig(options: { operators?: string[] } = {}): Promise<BrowserRig> {
