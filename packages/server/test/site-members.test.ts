@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { request as httpRequest, createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   findDesign,
   MembersService,
@@ -16,11 +17,12 @@ import {
 } from "@reposite/core";
 import { H3, toNodeHandler } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createApp } from "../src/app.js";
+import { createApp, type AppOptions } from "../src/app.js";
 import {
   appPath,
   appRequestHeaders,
   createSiteDynamicHandler,
+  type AppForwarder,
   discourseFromEnv,
   isDynamicSitePath,
   MEMBER_COOKIE,
@@ -76,8 +78,8 @@ function snapshot(siteId: string, ownerId: string, slug: string, options: { http
 }
 
 /** The real app over a socket, as the server mounts it: site hosts first, then the API. */
-async function serve(reposite: Reposite): Promise<{ server: Server; port: number }> {
-  const server = createServer(toNodeHandler(createApp(reposite)));
+async function serve(reposite: Reposite, options: AppOptions = {}): Promise<{ server: Server; port: number }> {
+  const server = createServer(toNodeHandler(createApp(reposite, options)));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   return { server, port: typeof address === "object" && address ? address.port : 0 };
@@ -107,13 +109,13 @@ describe("site members over a socket", () => {
   const api = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
 
   /** A request to the site host (Node's fetch cannot set Host, so node:http). */
-  const site = (path: string, init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; host?: string } = {}) =>
+  const site = (path: string, init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; host?: string; port?: number } = {}) =>
     new Promise<SiteResponse>((resolve, reject) => {
       const body = init.form ? new URLSearchParams(init.form).toString() : undefined;
       const req = httpRequest(
         {
           host: "127.0.0.1",
-          port,
+          port: init.port ?? port,
           path,
           method: init.method ?? (body === undefined ? "GET" : "POST"),
           headers: {
@@ -337,6 +339,50 @@ describe("site members over a socket", () => {
     expect(member.status).toBe(503);
 
     await storage.setItem(key, { ...project, auth_redirect_to_app: false });
+  });
+
+  it("forwards members to the running app with who they are, in headers no visitor can forge", async () => {
+    // A stand-in for the deployed app: it answers with what it received.
+    const app = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ url: req.url, headers: req.headers }));
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    const forwardToApp: AppForwarder = async ({ request, path, headers }) => {
+      headers.delete("host");
+      return fetch(`${appUrl}${path}`, { method: request.method, headers, redirect: "manual" });
+    };
+    const gated = await serve(h.reposite, { forwardToApp });
+    const key = `projects:${siteId}`;
+    const project = await storage.getItem<Record<string, unknown>>(key);
+    try {
+      await storage.setItem(key, { ...project, auth_redirect_to_app: true });
+      const forged = { "x-reposite-member-id": "member_forged", "X-Reposite-Member-Email": "boss@example.com" };
+      const visitor = await site("/app/reports", { port: gated.port, headers: forged });
+      expect(visitor.status).toBe(302);
+
+      const signedIn = await post("/auth/sign-in", { email: "ada@example.com", password: "analytical-engine" });
+      const cookie = `${cookieOf(signedIn)}; theme=dark`;
+      const member = await site("/app/reports?range=7d", { port: gated.port, headers: { ...forged, cookie } });
+      expect(member.status).toBe(200);
+      const seen = JSON.parse(member.body) as { url: string; headers: Record<string, string> };
+      expect(seen.url).toBe("/reports?range=7d");
+      expect(seen.headers["x-reposite-member-id"]).toMatch(/^member_/);
+      expect(seen.headers["x-reposite-member-id"]).not.toBe("member_forged");
+      expect(seen.headers["x-reposite-member-email"]).toBe("ada@example.com");
+      // The app keeps its own cookies, never the member session.
+      expect(seen.headers.cookie).toBe("theme=dark");
+
+      // A site that lets everyone use its app sends no identity, and still drops forged headers.
+      await storage.setItem(key, { ...project, auth_redirect_to_app: false });
+      const open = JSON.parse((await site("/app/", { port: gated.port, headers: forged })).body) as { headers: Record<string, string> };
+      expect(Object.keys(open.headers).filter((name) => name.startsWith("x-reposite-"))).toEqual([]);
+    } finally {
+      await storage.setItem(key, { ...project, auth_redirect_to_app: false });
+      await new Promise((resolve) => gated.server.close(resolve));
+      await new Promise((resolve) => app.close(resolve));
+    }
   });
 
   it("lists members for the site's owner through the API", async () => {
