@@ -164,6 +164,19 @@ describe("members service", () => {
     await expect(members.list(ownerId, "site_missing")).rejects.toMatchObject({ status: 404 });
   });
 
+  it("counts only failed sign-ins against an email: a member who signs in often is never held back", async () => {
+    const frequent = "site_frequent"; // its own site, so the other tests' member lists stay as they are
+    await members.register(frequent, { email: "often@example.com", password: "every-single-day" });
+    for (let i = 0; i < MEMBER_SIGN_INS_PER_EMAIL.max * 2; i++) {
+      await expect(members.signIn(frequent, { email: "often@example.com", password: "every-single-day" })).resolves.toMatchObject({ email: "often@example.com" });
+    }
+    // A success starts the count again: nine failures after it still leave the right password through.
+    for (let i = 0; i < MEMBER_SIGN_INS_PER_EMAIL.max - 1; i++) {
+      await expect(members.signIn(frequent, { email: "often@example.com", password: `guess-${i}-xx` })).rejects.toMatchObject({ status: 401 });
+    }
+    await expect(members.signIn(frequent, { email: "often@example.com", password: "every-single-day" })).resolves.toMatchObject({ email: "often@example.com" });
+  });
+
   it("keeps site sessions by hash for 30 days, for their own site only, until they end", async () => {
     const [ada] = (await members.list(ownerId, siteId)).filter((m) => m.email === "ada@example.com");
     const { secret, session } = await members.createSession(siteId, ada!.id);

@@ -109,10 +109,13 @@ export class MembersService {
     const email = typeof input?.email === "string" ? input.email.trim().toLowerCase() : "";
     const password = typeof input?.password === "string" ? input.password : "";
     if (context.address) await this.take(MEMBER_SIGN_INS_PER_ADDRESS, context.address, "Too many sign-in attempts from this address");
-    await this.take(MEMBER_SIGN_INS_PER_EMAIL, `${siteId}:${email}`, "Too many sign-in attempts for this email");
+    const emailKey = `${siteId}:${email}`;
+    await this.take(MEMBER_SIGN_INS_PER_EMAIL, emailKey, "Too many sign-in attempts for this email");
     const member = email && password.length <= MEMBER_PASSWORD_MAX ? await this.findByEmail(siteId, email) : null;
     const matches = await verifyPassword(password.slice(0, MEMBER_PASSWORD_MAX), member?.password_hash ?? (await this.decoy()));
     if (!member || !matches) throw new RepositeError(401, INVALID_CREDENTIALS, "invalid_credentials");
+    // Only failed attempts add up, so a member who signs in often is never held back by it.
+    await this.limiter.reset(MEMBER_SIGN_INS_PER_EMAIL, emailKey);
     if (needsRehash(member.password_hash)) {
       const password_hash = await hashPassword(password);
       await this.modify(siteId, member.id, (record) => ({ ...record, password_hash }));

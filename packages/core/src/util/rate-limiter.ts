@@ -11,6 +11,8 @@ export interface RateLimit {
   windowMs: number;
 }
 
+const counterKey = (limit: RateLimit, key: string) => `rate-limits:${limit.name}:${sha256(key)}`;
+
 /**
  * Sliding-window counters kept in storage, so every server replica sharing the storage counts
  * the same events. Keys are hashed: they may be email or IP addresses.
@@ -28,7 +30,7 @@ export class RateLimiter {
    * how many seconds until the oldest event leaves the window.
    */
   async take(limit: RateLimit, key: string): Promise<{ allowed: true } | { allowed: false; retryAfter: number }> {
-    const storageKey = `rate-limits:${limit.name}:${sha256(key)}`;
+    const storageKey = counterKey(limit, key);
     return this.locks.withLock(storageKey, async () => {
       const now = this.clock.now().getTime();
       const recent = ((await this.storage.getItem<number[]>(storageKey)) ?? []).filter((time) => time > now - limit.windowMs);
@@ -38,5 +40,11 @@ export class RateLimiter {
       await this.storage.setItem(storageKey, [...recent, now]);
       return { allowed: true };
     });
+  }
+
+  /** Forgets the events counted for `key`, as after a successful sign-in: only failures should add up. */
+  async reset(limit: RateLimit, key: string): Promise<void> {
+    const storageKey = counterKey(limit, key);
+    await this.locks.withLock(storageKey, () => this.storage.removeItem(storageKey));
   }
 }
