@@ -14,6 +14,7 @@ import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
 import { createReadmeAuthor } from "./generation/readme-author.js";
+import { DiscourseHandOff } from "./community/discourse-hand-off.js";
 import { ForumService } from "./community/forum-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
 import { MembersService } from "./members/members-service.js";
@@ -139,6 +140,7 @@ const SERVICES = [
   VisitCounter,
   MembersService,
   ForumService,
+  DiscourseHandOff,
 ];
 
 /**

@@ -6,6 +6,7 @@ import { createSiteDynamicHandler, type AppForwarder } from "./site-runtime/dyna
 import type { HostResolver } from "./site-runtime/host-router.js";
 import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { designRoutes } from "./routes/designs.js";
+import { discourseRoutes } from "./routes/discourse.js";
 import { healthRoutes } from "./routes/health.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
@@ -63,6 +64,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   pageVersionRoutes(app, reposite);
   publishingRoutes(app, reposite);
   memberRoutes(app, reposite);
+  if (options.discourse) discourseRoutes(app, reposite, options.discourse);
   accountPageRoutes(app, reposite);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);

@@ -441,66 +441,122 @@ describe("app identity headers", () => {
   });
 });
 
-describe("DiscourseConnect on the site host", () => {
+describe("DiscourseConnect for every site through the service host", () => {
   const discourse = { url: "https://forum.example.com", secret: "discourse-connect-secret" };
+  const SERVICE = "http://127.0.0.1:3000";
+  const OTHER_SLUG = "comet-cli";
   let h: Harness;
   let app: H3;
-  let cookie: string;
-  let member: MemberView;
+  let rocketCookie: string;
+  let cometCookie: string;
+  let rocketMember: MemberView;
+  let cometMember: MemberView;
+  let offset = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
 
   beforeAll(async () => {
-    h = await startHarness("in-process");
-    const site = snapshot("site_discourse", "acct_owner", SLUG);
-    const handler = createSiteDynamicHandler(h.reposite, { discourse });
-    app = new H3().use(async (event) => (await handler(event, site)) ?? new Response("not dynamic", { status: 404 }));
+    h = await startHarness("in-process", undefined, { clock });
+    const storage = h.reposite.container.resolve<RecordStorage>(STORAGE);
     const members = h.reposite.container.resolve(MembersService);
-    member = await members.register(site.site_id, { email: "ada.lovelace@example.com", password: "analytical-engine" });
-    cookie = `${MEMBER_COOKIE}=${(await members.createSession(site.site_id, member.id)).secret}`;
+    const rocket = snapshot("site_rocket", "acct_owner", SLUG);
+    const comet = snapshot("site_comet", "acct_owner", OTHER_SLUG);
+    await storage.setItem(`published-sites:${SLUG}`, rocket);
+    await storage.setItem(`published-sites:${OTHER_SLUG}`, comet);
+    app = createApp(h.reposite, { discourse });
+    rocketMember = await members.register(rocket.site_id, { email: "ada.lovelace@example.com", password: "analytical-engine" });
+    cometMember = await members.register(comet.site_id, { email: "grace.hopper@example.com", password: "compiler-first" });
+    rocketCookie = `${MEMBER_COOKIE}=${(await members.createSession(rocket.site_id, rocketMember.id)).secret}`;
+    cometCookie = `${MEMBER_COOKIE}=${(await members.createSession(comet.site_id, cometMember.id)).secret}`;
+  });
+  beforeEach(() => {
+    offset = 0;
   });
   afterAll(() => h?.close());
 
-  const get = (path: string, headers: Record<string, string> = {}) => app.request(`${ORIGIN}${path}`, { headers: { host: HOST, ...headers }, redirect: "manual" });
+  const onSite = (slug: string, path: string, headers: Record<string, string> = {}) =>
+    app.request(`http://${slug}.sites.test${path}`, { headers: { host: `${slug}.sites.test`, ...headers }, redirect: "manual" });
+  const onService = (path: string, headers: Record<string, string> = {}) =>
+    app.request(`${SERVICE}${path}`, { headers: { host: "127.0.0.1:3000", ...headers }, redirect: "manual" });
   const signed = (fields: Record<string, string>, secret = discourse.secret) => {
     const sso = Buffer.from(new URLSearchParams(fields).toString()).toString("base64");
     return `sso=${encodeURIComponent(sso)}&sig=${createHmac("sha256", secret).update(sso).digest("hex")}`;
   };
   const request = { nonce: "n0nce-42", return_sso_url: "https://forum.example.com/session/sso_login" };
+  const cookieFrom = (response: Response) => response.headers.getSetCookie().find((c) => c.startsWith("reposite_discourse="))?.split(";")[0] ?? "";
 
-  it("sends /community into Discourse: members through its sign-in, visitors to read", async () => {
-    expect((await get("/community")).headers.get("location")).toBe("https://forum.example.com/");
-    expect((await get("/community/t/thread_x")).headers.get("location")).toBe("https://forum.example.com/");
-    expect((await get("/community", { cookie })).headers.get("location")).toBe("https://forum.example.com/session/sso?return_path=%2F");
-  });
-
-  it("answers a signed request for a member with a signed payload back to Discourse", async () => {
-    const query = signed(request);
-    const visitor = await get(`/community/sso?${query}`);
-    expect(visitor.status).toBe(302);
-    expect(visitor.headers.get("location")).toBe(`/auth?next=${encodeURIComponent(`/community/sso?${query}`)}`);
-
-    const answer = await get(`/community/sso?${query}`, { cookie });
+  /** A member's whole trip: their site, the service host, Discourse's request, the signed answer. */
+  async function signInThrough(slug: string, memberCookie: string): Promise<Record<string, string>> {
+    const fromSite = await onSite(slug, "/community", { cookie: memberCookie });
+    expect(fromSite.status).toBe(302);
+    const handOff = new URL(fromSite.headers.get("location")!);
+    expect(`${handOff.origin}${handOff.pathname}`).toBe(`${SERVICE}/community/discourse`);
+    const atService = await onService(`${handOff.pathname}${handOff.search}`);
+    expect(atService.status).toBe(302);
+    expect(atService.headers.get("location")).toBe("https://forum.example.com/session/sso?return_path=%2F");
+    const ticketCookie = cookieFrom(atService);
+    expect(ticketCookie).not.toBe("");
+    const answer = await onService(`/community/sso?${signed(request)}`, { cookie: ticketCookie });
     expect(answer.status).toBe(302);
     const location = new URL(answer.headers.get("location")!);
     expect(`${location.origin}${location.pathname}`).toBe(request.return_sso_url);
     const sso = location.searchParams.get("sso")!;
     expect(location.searchParams.get("sig")).toBe(createHmac("sha256", discourse.secret).update(sso).digest("hex"));
-    expect(Object.fromEntries(new URLSearchParams(Buffer.from(sso, "base64").toString()))).toEqual({
+    // The ticket is spent: the cookie is cleared on the way back to Discourse.
+    expect(answer.headers.getSetCookie().some((c) => /^reposite_discourse=;/.test(c) || /reposite_discourse=.*Max-Age=0/i.test(c))).toBe(true);
+    return Object.fromEntries(new URLSearchParams(Buffer.from(sso, "base64").toString()));
+  }
+
+  it("sends visitors to read Discourse as guests", async () => {
+    expect((await onSite(SLUG, "/community")).headers.get("location")).toBe("https://forum.example.com/");
+    expect((await onSite(SLUG, "/community/t/thread_x")).headers.get("location")).toBe("https://forum.example.com/");
+  });
+
+  it("signs in members of two different sites with one Discourse", async () => {
+    expect(await signInThrough(SLUG, rocketCookie)).toEqual({
       nonce: "n0nce-42",
       email: "ada.lovelace@example.com",
-      external_id: member.id,
+      external_id: rocketMember.id,
       username: "ada.lovelace",
       name: "ada.lovelace",
       require_activation: "true",
     });
+    expect(await signInThrough(OTHER_SLUG, cometCookie)).toMatchObject({ email: "grace.hopper@example.com", external_id: cometMember.id });
   });
 
-  it("refuses a request with a bad signature on a page", async () => {
-    const forged = await get(`/community/sso?${signed(request, "not the secret")}`, { cookie });
-    expect(forged.status).toBe(403);
+  it("refuses forged, expired and missing tickets on a page", async () => {
+    const forged = await onService("/community/discourse?ticket=not-a-ticket");
+    expect(forged.status).toBe(401);
     expect(forged.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await forged.text()).toContain("This link to the community is not valid.");
+
+    const fromSite = await onSite(SLUG, "/community", { cookie: rocketCookie });
+    const handOff = new URL(fromSite.headers.get("location")!);
+    offset = 6 * 60_000;
+    const late = await onService(`${handOff.pathname}${handOff.search}`);
+    expect(late.status).toBe(401);
+    expect(await late.text()).toContain("has expired");
+
+    const noTicket = await onService(`/community/sso?${signed(request)}`);
+    expect(noTicket.status).toBe(401);
+    expect(await noTicket.text()).toContain("Open the community from the site where you are a member.");
+  });
+
+  it("refuses a request Discourse did not sign, or one that returns elsewhere", async () => {
+    const fromSite = await onSite(SLUG, "/community", { cookie: rocketCookie });
+    const handOff = new URL(fromSite.headers.get("location")!);
+    const ticketCookie = cookieFrom(await onService(`${handOff.pathname}${handOff.search}`));
+    const forged = await onService(`/community/sso?${signed(request, "not the secret")}`, { cookie: ticketCookie });
+    expect(forged.status).toBe(403);
     expect(await forged.text()).toContain("This single sign-on request is not signed by the forum.");
-    const elsewhere = await get(`/community/sso?${signed({ ...request, return_sso_url: "https://evil.example/session/sso_login" })}`, { cookie });
+    const elsewhere = await onService(`/community/sso?${signed({ ...request, return_sso_url: "https://evil.example/session/sso_login" })}`, { cookie: ticketCookie });
     expect(elsewhere.status).toBe(400);
+  });
+
+  it("has no Discourse routes on a server without Discourse, and none on site hosts", async () => {
+    const plain = createApp(h.reposite);
+    const response = await plain.request(`${SERVICE}/community/sso?${signed(request)}`, { headers: { host: "127.0.0.1:3000" } });
+    expect(response.status).toBe(404);
+    expect((await onSite(SLUG, `/community/sso?${signed(request)}`, { cookie: rocketCookie })).headers.get("location")).toMatch(/^http:\/\/127\.0\.0\.1:3000\/community\/discourse\?ticket=/);
   });
 
   it("reads the operator's Discourse from the environment, both settings or neither", () => {

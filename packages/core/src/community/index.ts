@@ -18,3 +18,4 @@ export {
   type DiscourseConnectRequest,
   type DiscourseUser,
 } from "./discourse-connect.js";
+export { DiscourseHandOff, DISCOURSE_TICKET_TTL_MS } from "./discourse-hand-off.js";

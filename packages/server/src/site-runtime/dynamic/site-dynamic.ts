@@ -1,14 +1,10 @@
 import {
-  buildDiscourseResponse,
   CLOCK,
   DESIGNS,
-  discourseLoginUrl,
-  discourseUsername,
+  DiscourseHandOff,
   findDesign,
-  memberDisplayName,
   renderSitePage,
   RepositeError,
-  verifyDiscourseRequest,
   type Clock,
   type Design,
   type DiscourseOptions,
@@ -29,7 +25,10 @@ import { accountBody, authBody, forumBody, messageBody, threadBody, type AuthFor
 export interface SiteDynamicOptions {
   /** Believe `X-Forwarded-For` for the client's address (rate limits); only behind a proxy you control. */
   trustProxy?: boolean;
-  /** The operator's Discourse: `/community` then leads there, and `/community/sso` signs members in. */
+  /**
+   * The operator's Discourse: `/community` then leads there, members through the service host,
+   * which signs them in to Discourse (routes/discourse.ts).
+   */
   discourse?: DiscourseOptions | null;
   /** The app proxy (app hosting). Without it `/app/*` answers 503: no app is deployed yet. */
   forwardToApp?: AppForwarder;
@@ -74,8 +73,8 @@ const PAGE_HEADERS = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "SAMEORIGIN",
   "referrer-policy": "strict-origin-when-cross-origin",
-  // Inline styles only, nothing runs; forms post to this site (form-action is left out so the
-  // redirect of a sign-in that resumes a Discourse hand-shake may leave the site).
+  // Inline styles only, nothing runs. form-action is left out: a sign-in's redirect may leave the
+  // site (`next=/community` goes on to Discourse through the service host).
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'none'; object-src 'none'",
 };
 
@@ -107,6 +106,7 @@ function signInPath(next: string): string {
 export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynamicOptions = {}): SiteDynamicHandler {
   const { members, forum } = reposite;
   const clock = reposite.container.resolve<Clock>(CLOCK);
+  const discourseHandOff = reposite.container.resolve(DiscourseHandOff);
 
   function render(req: Pick<SiteRequest, "design" | "context">, title: string, body: SafeHtml, status = 200, extra: Record<string, string> = {}, noindex = true): Response {
     return page(renderSitePage(req.design, req.context, { title, bodyHtml: body, noindex }), status, extra);
@@ -215,30 +215,20 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
     }
   }
 
-  /** DiscourseConnect: Discourse asks who the visitor is; a signed-in member is sent back signed. */
-  async function discourseSso(req: SiteRequest, discourse: DiscourseOptions): Promise<Response> {
-    if (!req.current) return redirect(signInPath(`${req.url.pathname}${req.url.search}`));
-    const request = verifyDiscourseRequest(req.url.searchParams.get("sso"), req.url.searchParams.get("sig"), discourse);
-    const { member } = req.current;
-    const answer = buildDiscourseResponse(
-      request,
-      { external_id: member.id, email: member.email, username: discourseUsername(member.email), name: memberDisplayName(member.email) },
-      discourse.secret,
-    );
-    return redirect(answer.url);
+  /**
+   * Discourse asks the service host who is signing in (it has one `discourse_connect_url` for all
+   * sites), and only this host knows the member: it sends them there with a short-lived ticket.
+   */
+  async function toDiscourse(req: SiteRequest, discourse: DiscourseOptions): Promise<Response> {
+    if (!req.current) return redirect(new URL("/", discourse.url).href);
+    const ticket = await discourseHandOff.issue(req.site.site_id, req.current.member.id);
+    return redirect(`${reposite.config.baseUrl.replace(/\/+$/, "")}/community/discourse?ticket=${encodeURIComponent(ticket)}`);
   }
 
   async function community(req: SiteRequest, method: string, path: string): Promise<Response | undefined> {
     if (!req.site.community) return NOT_MINE;
-    const discourse = options.discourse;
-    if (path === "/community/sso") {
-      if (!discourse) return NOT_MINE;
-      return isRead(method) ? discourseSso(req, discourse) : methodNotAllowed(req);
-    }
-    if (discourse) {
-      // Discourse is the forum: members arrive signed in, everyone else reads as a guest.
-      return redirect(req.current ? discourseLoginUrl(discourse, "/") : new URL("/", discourse.url).href);
-    }
+    // Discourse is the forum: members arrive signed in, everyone else reads as a guest.
+    if (options.discourse) return toDiscourse(req, options.discourse);
     if (path === "/community") return isRead(method) ? forumIndex(req) : methodNotAllowed(req);
     if (path === "/community/new") return method === "POST" ? newThread(req) : methodNotAllowed(req);
     const thread = /^\/community\/t\/([^/]+)(\/reply)?$/.exec(path);
