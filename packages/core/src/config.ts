@@ -15,6 +15,12 @@ export interface RepositeConfig {
   operatorEmails: string[];
   /** App hosting is available (a container runtime is set up); `saas` sites need it. */
   appHosting: boolean;
+  /**
+   * Let addresses users give (a project's logo) lead to loopback and private networks. Off by
+   * default, so a user cannot make the server call its own network; on for a server that only
+   * serves a private network, and in tests.
+   */
+  allowPrivateFetch: boolean;
   /** Base images of the Dockerfiles Reposite writes, by logical name (a private mirror works). */
   baseImages: BaseImages;
 }

@@ -114,6 +114,7 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   mailFrom: "Reposite <no-reply@localhost>",
   operatorEmails: [],
   appHosting: false,
+  allowPrivateFetch: false,
   baseImages: DEFAULT_BASE_IMAGES,
 };
 

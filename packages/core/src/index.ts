@@ -31,7 +31,11 @@ export { TOKEN_PREFIX } from "./tokens/token-secret.js";
 
 export { ProjectsService } from "./projects/projects-service.js";
 export { ProjectStore } from "./projects/project-store.js";
+export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";
+export { logoSource } from "./projects/project.js";
+export { isPublicAddress } from "./util/public-address.js";
 export type {
+  ProjectRecord,
   ProjectView,
   ProjectDetailView,
   ProjectType,

@@ -72,6 +72,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         mailFrom,
         operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
         baseImages: baseImagesFromEnv(env),
+        allowPrivateFetch: env.REPOSITE_ALLOW_PRIVATE_FETCH === "1" || env.REPOSITE_ALLOW_PRIVATE_FETCH === "true",
       },
       ...(languageModel ? { languageModel } : {}),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).

@@ -1,4 +1,5 @@
 import { findDesign, pickDesign } from "@reposite/core";
+import { startImageHost, TEST_PNG, type ImageHost } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness, type Transport } from "./harness.js";
 
@@ -6,13 +7,19 @@ describe.each<Transport>(["in-process", "socket"])("projects API (%s)", (transpo
   let h: Harness;
   let ada: { token: string };
   let bob: { token: string };
+  let images: ImageHost;
 
   beforeAll(async () => {
-    h = await startHarness(transport);
+    images = await startImageHost();
+    // The logo host is on loopback, which only an operator's setting lets logo URLs reach.
+    h = await startHarness(transport, undefined, { config: { allowPrivateFetch: true } });
     ada = await h.signUp("ada@example.com");
     bob = await h.signUp("bob@example.com");
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    await h.close();
+    await images.close();
+  });
 
   const create = (body: unknown, token = ada.token) => h.call("/app/sites", json(body, token));
 
@@ -109,7 +116,7 @@ describe.each<Transport>(["in-process", "socket"])("projects API (%s)", (transpo
         ga_id: "G-ABC123XYZ",
         design: "aurora",
         color_mode: "Dark mode",
-        logo_url: "https://example.com/logo.png",
+        logo_url: `${images.url}/logo.png`,
         auth_redirect_to_app: false,
       };
       const response = await patch(changes);
@@ -141,6 +148,18 @@ describe.each<Transport>(["in-process", "socket"])("projects API (%s)", (transpo
       expect(response.status).toBe(422);
       const error = await response.json();
       if (field) expect(error.field).toBe(field);
+      expect(await (await h.call(`/app/sites/${id}`, bearer(ada.token))).json()).toEqual(before);
+    });
+
+    it("copies the logo when logo_url is set, and refuses one that is not a usable image, changing nothing", async () => {
+      expect((await patch({ logo_url: `${images.url}/hop/1` })).status).toBe(200);
+      expect((await h.reposite.projects.getOwned((await h.reposite.accounts.findOrCreate("ada@example.com")).account.id, id)).logo_image).toBe(
+        `data:image/png;base64,${TEST_PNG.toString("base64")}`,
+      );
+      const before = await (await h.call(`/app/sites/${id}`, bearer(ada.token))).json();
+      const response = await patch({ name: "Not applied", logo_url: `${images.url}/page.html` });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ code: "logo_unavailable", field: "logo_url", error: expect.stringContaining("not a PNG") });
       expect(await (await h.call(`/app/sites/${id}`, bearer(ada.token))).json()).toEqual(before);
     });
 

@@ -6,7 +6,7 @@ import { RepositeError } from "../errors.js";
 import type { JobView } from "../jobs/job.js";
 import { JobsService, type JobOutcome, type JobWork, type StartJobSpec } from "../jobs/jobs-service.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
-import type { PageKind, ProjectRecord, ProjectType, Wizard } from "../projects/project.js";
+import { logoSource, type PageKind, type ProjectRecord, type ProjectType, type Wizard } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { assertTypeAllowed } from "../repo-access/project-type-rule.js";
@@ -125,7 +125,7 @@ export class GenerationService {
       const design = findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
       const html = renderPage(design, content, {
         name: project.name,
-        logoUrl: project.logo_url,
+        logoUrl: logoSource(project),
         colorMode: project.color_mode,
         type: context.plan.type,
         repositoryUrl: project.repository.url,

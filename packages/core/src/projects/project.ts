@@ -40,6 +40,11 @@ export interface ProjectRecord {
   design: string;
   color_mode: ColorMode;
   logo_url: string;
+  /**
+   * The image `logo_url` named when it was set, as a `data:` URL ("" for none): pages carry it
+   * inline. Records from before logos were copied have no field.
+   */
+  logo_image?: string;
   auth_redirect_to_app: boolean;
   wizard: Wizard | null;
   /** The current version of each page that has one. */
@@ -79,4 +84,9 @@ export interface ProjectView {
 export interface ProjectDetailView extends ProjectView {
   wizard: Wizard | null;
   deployment: DeploymentSummary | null;
+}
+
+/** The logo pages draw: the copied image, never the remote address (no third-party requests). */
+export function logoSource(project: Pick<ProjectRecord, "logo_image">): string {
+  return project.logo_image ?? "";
 }

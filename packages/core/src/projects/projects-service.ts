@@ -11,6 +11,7 @@ import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
 import { createProjectSchema, updateProjectSchema, type CreateProjectInput, type UpdateProjectInput } from "./project-input.js";
+import { LogoFetcher } from "./logo-fetcher.js";
 import { ProjectStore } from "./project-store.js";
 
 @injectable()
@@ -19,6 +20,7 @@ export class ProjectsService {
     @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(PublishedSiteStore) private readonly published: PublishedSiteStore,
+    @inject(LogoFetcher) private readonly logos: LogoFetcher,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
@@ -53,6 +55,7 @@ export class ProjectsService {
       design: design || pickDesign({ name: facts.name, description: facts.description, topics: facts.topics }).id,
       color_mode: "",
       logo_url: "",
+      logo_image: "",
       auth_redirect_to_app: false,
       wizard: null,
       current_pages: {},
@@ -83,14 +86,20 @@ export class ProjectsService {
   async update(ownerId: string, id: string, input: UpdateProjectInput): Promise<ProjectDetailView> {
     const changes = parseInput(updateProjectSchema, input);
     if (changes.design) assertKnownDesign(changes.design);
-    await this.getOwned(ownerId, id);
+    const before = await this.getOwned(ownerId, id);
+    // Copied before the record is locked (a download may take seconds), again only for a new
+    // address or one not copied yet; a logo that cannot be used fails the whole change.
+    const logo =
+      changes.logo_url === undefined || (changes.logo_url === before.logo_url && (before.logo_image || !before.logo_url))
+        ? {}
+        : { logo_image: changes.logo_url ? await this.logos.fetchAsDataUrl(changes.logo_url) : "" };
     const updated = await this.store.modify(id, async (project) => {
       if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
         const published = project.slug ? await this.published.get(project.slug) : null;
         const refusal = authRedirectRefusal(project, published);
         if (refusal) throw refusal;
       }
-      return { ...project, ...changes, updated_at: formatTimestamp(this.clock.now()) };
+      return { ...project, ...changes, ...logo, updated_at: formatTimestamp(this.clock.now()) };
     });
     if (!updated) throw notFound("Project not found.");
     return this.detailView(updated);

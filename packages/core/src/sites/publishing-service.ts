@@ -11,7 +11,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { SEARCH_NOTIFIER, type SearchNotifier } from "../ports/search-notifier.js";
-import type { PageKind, ProjectRecord } from "../projects/project.js";
+import { logoSource, type PageKind, type ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { PAGE_PATHS, renderNotFoundPage, type SiteContext } from "../rendering/index.js";
@@ -389,7 +389,7 @@ function designOf(project: ProjectRecord, records: PageVersionRecord[]): Design 
 function siteContext(project: ProjectRecord, pages: PageKind[], community: boolean, now: Date): SiteContext {
   return {
     name: project.name,
-    logoUrl: project.logo_url,
+    logoUrl: logoSource(project),
     colorMode: project.color_mode,
     type: project.wizard?.mode ?? "landing",
     repositoryUrl: project.repository.url,

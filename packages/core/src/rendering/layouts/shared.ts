@@ -46,7 +46,8 @@ export function nav(ctx: RenderContext, { className = "nav", itemContent = (item
 /**
  * A logo is shown only when it cannot make the page fetch from another origin: a `data:` image or a
  * path on the site itself. A logo on another host would be a third-party request from every visit,
- * so such a logo falls back to the monogram; publishing can copy the file to the site and pass its path.
+ * so such a logo falls back to the monogram. A project's `logo_url` arrives here already copied as a
+ * `data:` URL (LogoFetcher).
  */
 export function safeLogoSrc(url: string): string | null {
   const value = url.trim();

@@ -3,12 +3,13 @@ import {
   DESIGNS,
   DiscourseHandOff,
   findDesign,
+  logoSource,
   renderSitePage,
   RepositeError,
   type Clock,
   type Design,
   type DiscourseOptions,
-  type ProjectDetailView,
+  type ProjectRecord,
   type PublishedSite,
   type Reposite,
   type SafeHtml,
@@ -59,7 +60,7 @@ export function isDynamicSitePath(pathname: string): boolean {
 interface SiteRequest {
   event: H3Event;
   site: PublishedSite;
-  project: ProjectDetailView | null;
+  project: ProjectRecord | null;
   design: Design;
   context: SiteContext;
   url: URL;
@@ -327,9 +328,9 @@ function pageMessage(error: RepositeError): string {
 }
 
 /** The site's project as it is now (auth_redirect_to_app, logo, colour mode), or null when it was deleted. */
-async function projectOf(reposite: Reposite, site: PublishedSite): Promise<ProjectDetailView | null> {
+async function projectOf(reposite: Reposite, site: PublishedSite): Promise<ProjectRecord | null> {
   try {
-    return await reposite.projects.get(site.owner_id, site.site_id);
+    return await reposite.projects.getOwned(site.owner_id, site.site_id);
   } catch (error) {
     if (RepositeError.isInstance(error) && error.status === 404) return null;
     throw error;
@@ -337,13 +338,13 @@ async function projectOf(reposite: Reposite, site: PublishedSite): Promise<Proje
 }
 
 /** What the design's frame needs: the published menu and forum switch, the project's logo and look. */
-function siteContext(site: PublishedSite, project: ProjectDetailView | null, clock: Clock): SiteContext {
+function siteContext(site: PublishedSite, project: ProjectRecord | null, clock: Clock): SiteContext {
   return {
     name: site.name,
-    logoUrl: project?.logo_url ?? "",
+    logoUrl: project ? logoSource(project) : "",
     colorMode: project?.color_mode ?? "",
     type: project?.wizard?.mode ?? "landing",
-    repositoryUrl: project?.repohost_url ?? "",
+    repositoryUrl: project?.repository.url ?? "",
     appPath: "/app/",
     pages: site.pages,
     community: site.community,
