@@ -16,6 +16,7 @@ describe("settings from the environment", () => {
     expect(settings.reposite.languageModel).toBeUndefined();
     expect(settings.reposite.github).toEqual({});
     expect(settings.trustProxy).toBe(false);
+    expect(settings.reposite.config?.allowPrivateFetch).toBe(false);
   });
 
   it("read every variable of the README's table", () => {
@@ -30,6 +31,7 @@ describe("settings from the environment", () => {
       REPOSITE_MAIL_FROM: "Sites <sites@example.com>",
       REPOSITE_OPERATORS: "Ops@Example.com, root@example.com",
       REPOSITE_TRUST_PROXY: "1",
+      REPOSITE_ALLOW_PRIVATE_FETCH: "1",
       SMTP_URL: "smtp://user:pass@127.0.0.1:2525",
       REPOSITE_BASE_IMAGE_NODE: "mirror.example/node:22",
       REPOSITE_BASE_IMAGE_STATIC: "mirror.example/static:1",
@@ -44,6 +46,7 @@ describe("settings from the environment", () => {
       mailFrom: "Sites <sites@example.com>",
       operatorEmails: ["ops@example.com", "root@example.com"],
       baseImages: { node: "mirror.example/node:22", static: "mirror.example/static:1" },
+      allowPrivateFetch: true,
     });
     expect(settings.reposite.github).toEqual({ apiUrl: "https://ghe.example/api/v3", token: "ghp_x" });
     expect(typeof settings.reposite.mailer?.send).toBe("function");
