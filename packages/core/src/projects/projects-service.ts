@@ -86,13 +86,9 @@ export class ProjectsService {
   async update(ownerId: string, id: string, input: UpdateProjectInput): Promise<ProjectDetailView> {
     const changes = parseInput(updateProjectSchema, input);
     if (changes.design) assertKnownDesign(changes.design);
-    const before = await this.getOwned(ownerId, id);
-    // Copied before the record is locked (a download may take seconds), again only for a new
-    // address or one not copied yet; a logo that cannot be used fails the whole change.
-    const logo =
-      changes.logo_url === undefined || (changes.logo_url === before.logo_url && (before.logo_image || !before.logo_url))
-        ? {}
-        : { logo_image: changes.logo_url ? await this.logos.fetchAsDataUrl(changes.logo_url) : "" };
+    // Copied before the record is locked (a download may take seconds); a logo that cannot be
+    // used fails the whole change.
+    const logo = await this.logoChange(await this.getOwned(ownerId, id), changes.logo_url);
     const updated = await this.store.modify(id, async (project) => {
       if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
         const published = project.slug ? await this.published.get(project.slug) : null;
@@ -112,6 +108,14 @@ export class ProjectsService {
   async delete(ownerId: string, id: string): Promise<void> {
     const project = await this.getOwned(ownerId, id);
     await this.store.remove(project);
+  }
+
+  /** The copied image for a new `logo_url`, or nothing when the address is the one already copied. */
+  private async logoChange(project: ProjectRecord, logoUrl: string | undefined): Promise<Pick<ProjectRecord, "logo_image">> {
+    if (logoUrl === undefined) return {};
+    if (logoUrl === "") return { logo_image: "" };
+    if (logoUrl === project.logo_url && project.logo_image) return {};
+    return { logo_image: await this.logos.fetchAsDataUrl(logoUrl) };
   }
 
   private view(project: ProjectRecord): ProjectView {
