@@ -155,6 +155,8 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     baseImages: { ...DEFAULT_BASE_IMAGES, ...options.config?.baseImages },
   };
   config.dataDir = resolve(config.dataDir);
+  // Links are made as `${baseUrl}/path` everywhere: a trailing slash would double up.
+  config.baseUrl = config.baseUrl.replace(/\/+$/, "");
   const storage = options.storage ?? createStorage({ driver: fsDriver({ base: resolve(config.dataDir, "records") }) });
 
   const container = rootContainer.createChildContainer();

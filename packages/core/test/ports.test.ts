@@ -40,6 +40,15 @@ describe("createReposite", () => {
     }
   });
 
+  it("takes the base URL with or without a trailing slash, so links never hold a double slash", async () => {
+    const reposite = createReposite({ storage: createStorage(), config: { baseUrl: "https://reposite.example/" }, repoHosts: [] });
+    try {
+      expect(reposite.config.baseUrl).toBe("https://reposite.example");
+    } finally {
+      await reposite.close();
+    }
+  });
+
   it("lets an embedder replace any port, and keeps instances apart", async () => {
     const storage = createStorage();
     const fixed = { now: () => new Date("2030-05-06T07:08:09Z") };

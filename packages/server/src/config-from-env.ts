@@ -33,6 +33,9 @@ const list = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** A switch in the environment: `1` or `true` turns it on, anything else leaves it off. */
+const isOn = (value: string | undefined) => value === "1" || value === "true";
+
 /** REPOSITE_BASE_IMAGE_NODE, …_PYTHON, …_GO, …_RUNTIME, …_STATIC, …_BUN: a private mirror per logical image. */
 function baseImagesFromEnv(env: NodeJS.ProcessEnv): Partial<BaseImages> {
   const names: (keyof BaseImages)[] = ["node", "python", "go", "runtime", "static", "bun"];
@@ -62,7 +65,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   const languageModel = languageModelFromEnv(env);
   return {
     listen,
-    trustProxy: env.REPOSITE_TRUST_PROXY === "1" || env.REPOSITE_TRUST_PROXY === "true",
+    trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     reposite: {
       config: {
@@ -72,7 +75,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         mailFrom,
         operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
         baseImages: baseImagesFromEnv(env),
-        allowPrivateFetch: env.REPOSITE_ALLOW_PRIVATE_FETCH === "1" || env.REPOSITE_ALLOW_PRIVATE_FETCH === "true",
+        allowPrivateFetch: isOn(env.REPOSITE_ALLOW_PRIVATE_FETCH),
       },
       ...(languageModel ? { languageModel } : {}),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).

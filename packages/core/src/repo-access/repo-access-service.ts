@@ -74,7 +74,7 @@ export class RepoAccessService {
     const record: AuthStateRecord = {
       account_id: accountId,
       host: host.id,
-      redirect_uri: `${this.config.baseUrl.replace(/\/+$/, "")}${REPO_AUTH_CALLBACK_PATH}`,
+      redirect_uri: `${this.config.baseUrl}${REPO_AUTH_CALLBACK_PATH}`,
       repo: link.url,
       expires_at: this.clock.now().getTime() + REPO_AUTH_STATE_TTL_MS,
     };

@@ -223,7 +223,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   async function toDiscourse(req: SiteRequest, discourse: DiscourseOptions): Promise<Response> {
     if (!req.current) return redirect(new URL("/", discourse.url).href);
     const ticket = await discourseHandOff.issue(req.site.site_id, req.current.member.id);
-    return redirect(`${reposite.config.baseUrl.replace(/\/+$/, "")}/community/discourse?ticket=${encodeURIComponent(ticket)}`);
+    return redirect(`${reposite.config.baseUrl}/community/discourse?ticket=${encodeURIComponent(ticket)}`);
   }
 
   async function community(req: SiteRequest, method: string, path: string): Promise<Response | undefined> {
