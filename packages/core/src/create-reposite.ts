@@ -2,10 +2,10 @@ import "reflect-metadata";
 import { resolve } from "node:path";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { createStorage } from "unstorage";
-import fsDriver from "unstorage/drivers/fs";
 import { AccountsService } from "./accounts/accounts-service.js";
 import { AgentLoginService } from "./agent-login/agent-login-service.js";
 import { CONFIG, type RepositeConfig } from "./config.js";
+import { crashSafeFsDriver } from "./defaults/crash-safe-fs-driver.js";
 import { createInProcessLocks } from "./defaults/in-process-locks.js";
 import { createOutboxMailer } from "./defaults/outbox-mailer.js";
 import { randomIds } from "./defaults/random-ids.js";
@@ -52,7 +52,7 @@ import { loadOrCreateSecretKey, SECRET_KEY } from "./util/secret-key.js";
 export interface CreateRepositeOptions {
   /** Service settings; each has an embedded default for one machine. `baseImages` may name only some. */
   config?: Partial<Omit<RepositeConfig, "baseImages">> & { baseImages?: Partial<BaseImages> };
-  /** Records; default: unstorage's `fs` driver under `<dataDir>/records`. */
+  /** Records; default: crash-safe files under `<dataDir>/records` (`crashSafeFsDriver`). */
   storage?: RecordStorage;
   /** Repo hosts, first match wins; default: GitHub (public API, or `github` options), then `gitHosts`. */
   repoHosts?: RepoHost[];
@@ -157,7 +157,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   config.dataDir = resolve(config.dataDir);
   // Links are made as `${baseUrl}/path` everywhere: a trailing slash would double up.
   config.baseUrl = config.baseUrl.replace(/\/+$/, "");
-  const storage = options.storage ?? createStorage({ driver: fsDriver({ base: resolve(config.dataDir, "records") }) });
+  const storage = options.storage ?? createStorage({ driver: crashSafeFsDriver({ base: resolve(config.dataDir, "records") }) });
 
   const container = rootContainer.createChildContainer();
   container.register(CONFIG, { useValue: config });

@@ -16,12 +16,14 @@ export { REPO_HOSTS, type RepoHost, type RepoLink, type RepoFacts, type RepoAcce
 export { systemClock } from "./defaults/system-clock.js";
 export { randomIds } from "./defaults/random-ids.js";
 export { createInProcessLocks } from "./defaults/in-process-locks.js";
+export { crashSafeFsDriver, type CrashSafeFsOptions } from "./defaults/crash-safe-fs-driver.js";
 
 export { AccountsService } from "./accounts/accounts-service.js";
 export type { Account } from "./accounts/account.js";
 export { TokensService, type CreatedToken, type Authenticated } from "./tokens/tokens-service.js";
 export {
   TOKEN_LIFETIMES,
+  TOKEN_SOURCES,
   MAX_WORKING_TOKENS,
   type TokenLifetime,
   type TokenSource,

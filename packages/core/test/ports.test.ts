@@ -1,18 +1,56 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { locksContract, storageContract } from "@reposite/test-support";
 import { createStorage } from "unstorage";
-import fsDriver from "unstorage/drivers/fs";
 import { describe, expect, it } from "vitest";
-import { createInProcessLocks, createReposite, randomIds, STORAGE } from "../src/index.js";
+import { crashSafeFsDriver, createInProcessLocks, createReposite, randomIds, STORAGE } from "../src/index.js";
 
 storageContract("unstorage memory driver", async () => ({ storage: createStorage(), teardown: async () => {} }));
 
-storageContract("unstorage fs driver (the embedded default)", async () => {
+storageContract("crash-safe fs driver (the embedded default)", async () => {
   const dir = await mkdtemp(join(tmpdir(), "reposite-storage-"));
-  const storage = createStorage({ driver: fsDriver({ base: dir }) });
-  return { storage, teardown: () => rm(dir, { recursive: true, force: true }) };
+  const storage = createStorage({ driver: crashSafeFsDriver({ base: dir }) });
+  return {
+    storage,
+    teardown: () => rm(dir, { recursive: true, force: true }),
+    driverInChild: { module: "@reposite/core", exportName: "crashSafeFsDriver", options: { base: dir } },
+  };
+});
+
+describe("crash-safe fs driver", () => {
+  it("keeps records readable by the service's user only, and makes an older world-readable folder private", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "reposite-modes-"));
+    try {
+      await mkdir(join(dir, "records"), { mode: 0o755 });
+      await chmod(join(dir, "records"), 0o755);
+      const storage = createStorage({ driver: crashSafeFsDriver({ base: join(dir, "records") }) });
+      await storage.setItem("member-sessions:abc", { member_id: "m1" });
+      const mode = async (path: string) => (await stat(join(dir, "records", path))).mode & 0o777;
+      expect(await mode(".")).toBe(0o700);
+      expect(await mode("member-sessions")).toBe(0o700);
+      expect(await mode("member-sessions/abc")).toBe(0o600);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("treats a key no file may be named by as absent, refuses to write it, and never lists its temp files", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "reposite-keys-"));
+    try {
+      const storage = createStorage({ driver: crashSafeFsDriver({ base: join(dir, "records") }) });
+      await writeFile(join(dir, "outside"), "secret");
+      for (const key of ["jobs:\u0000", "jobs:.hidden", "jobs:a\nb"]) {
+        expect(await storage.getItem(key)).toBeNull();
+        expect(await storage.hasItem(key)).toBe(false);
+        await expect(storage.setItem(key, { x: 1 })).rejects.toThrow(/invalid key/);
+      }
+      await storage.setItem("jobs:one", { id: "one" });
+      expect(await storage.getKeys("")).toEqual(["jobs:one"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 locksContract("in-process locks (the embedded default)", createInProcessLocks);

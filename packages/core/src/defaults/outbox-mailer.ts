@@ -30,10 +30,11 @@ export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
     async send(message) {
       last = Math.max(Date.now(), last + 1);
       const sentAt = new Date(last);
-      await mkdir(options.dir, { recursive: true });
+      // Messages hold sign-in links: only the service's user may read them.
+      await mkdir(options.dir, { recursive: true, mode: 0o700 });
       const file = join(options.dir, `${sentAt.toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}.json`);
       const record: OutboxMessage = { from: options.from, ...message, sent_at: sentAt.toISOString() };
-      await writeFile(file, `${JSON.stringify(record, null, 2)}\n`);
+      await writeFile(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
       log(`[reposite] mail to ${message.to}: "${message.subject}" written to ${file}`);
     },
   };

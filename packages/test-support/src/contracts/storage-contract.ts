@@ -1,16 +1,39 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { RecordStorage } from "@reposite/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CRASH_KEYS, crashRecord, isWholeCrashRecord } from "../storage-crash-records.mjs";
+
+/** How a child process opens the same storage: `import(module)[exportName](options)` is an unstorage driver. */
+export interface StorageDriverSpec {
+  module: string;
+  exportName: string;
+  options: unknown;
+}
+
+export interface StorageContractSetup {
+  storage: RecordStorage;
+  teardown(): Promise<void>;
+  /** For drivers that persist: lets the contract kill a writing process and read what it left. */
+  driverInChild?: StorageDriverSpec;
+}
+
+const WRITER = fileURLToPath(new URL("../storage-crash-writer.mjs", import.meta.url));
 
 /**
  * What core needs of a storage driver, proved the same way for each one: JSON records under
- * `:`-separated keys, read back as written, removable, and listable by prefix.
+ * `:`-separated keys, read back as written, removable, listable by prefix; readers see the old
+ * or the new record while it is rewritten, and a writer killed mid-write leaves one of the two.
  */
-export function storageContract(name: string, setup: () => Promise<{ storage: RecordStorage; teardown(): Promise<void> }>) {
+export function storageContract(name: string, setup: () => Promise<StorageContractSetup>) {
   describe(`storage contract: ${name}`, () => {
     let storage: RecordStorage;
-    let teardown: () => Promise<void>;
-    beforeAll(async () => ({ storage, teardown } = await setup()));
-    afterAll(() => teardown());
+    let context: StorageContractSetup;
+    beforeAll(async () => {
+      context = await setup();
+      storage = context.storage;
+    });
+    afterAll(() => context.teardown());
 
     it("reads back a record exactly as written", async () => {
       const record = { id: "site_1", nested: { list: [1, "two", null], flag: true }, text: "ünïcödé ✓", empty: "" };
@@ -39,6 +62,49 @@ export function storageContract(name: string, setup: () => Promise<{ storage: Re
       await storage.setItem("account-list:a2", "y");
       await storage.setItem("account-listing:other", "z");
       expect((await storage.getKeys("account-list")).sort()).toEqual(["account-list:a1", "account-list:a2"]);
+    });
+
+    it("gives readers the old or the new record while it is rewritten, never a part of one", async () => {
+      const key = "contract-concurrency:record";
+      await storage.setItem(key, crashRecord(0));
+      let writing = true;
+      const seen: unknown[] = [];
+      const writers = Array.from({ length: 3 }, async (_, writer) => {
+        for (let round = 1; round <= 15; round++) await storage.setItem(key, crashRecord(writer * 100 + round));
+      });
+      const readers = Array.from({ length: 6 }, async () => {
+        while (writing) {
+          const value = await storage.getItem(key);
+          if (!isWholeCrashRecord(value)) seen.push(typeof value === "string" ? `${value.length} characters of text` : value);
+        }
+      });
+      await Promise.all(writers);
+      writing = false;
+      await Promise.all(readers);
+      expect(seen, "torn or missing records seen by readers").toEqual([]);
+    });
+
+    it("leaves the old or the new record when the writing process is killed (SIGKILL) mid-write", async (test) => {
+      const spec = context.driverInChild;
+      if (!spec) return test.skip("this driver keeps nothing outside its process");
+      for (let kill = 0; kill < 10; kill++) {
+        const child = spawn(process.execPath, [WRITER, JSON.stringify(spec), String(kill * 100_000 + 1)], {
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+          child.once("exit", (code) => reject(new Error(`the writer exited (${code}) before it was ready`)));
+        });
+        // A different moment each round: somewhere inside one of the next few writes.
+        await new Promise((resolve) => setTimeout(resolve, 3 + ((kill * 7) % 25)));
+        child.kill("SIGKILL");
+        await exited;
+        for (const key of CRASH_KEYS) {
+          const value = await storage.getItem(key);
+          expect(isWholeCrashRecord(value), `${key} after kill ${kill + 1}`).toBe(true);
+        }
+      }
     });
   });
 }
