@@ -44,6 +44,37 @@ describe("tokens", () => {
     expect((await reposite.tokens.list(account.id))[0]!.last_used_at).toBe("2026-01-01 00:00:05");
   });
 
+  it("write last_used_at at most once a minute, not on every request", async () => {
+    const { reposite, clock, storage } = setup();
+    const { account } = await reposite.accounts.findOrCreate("ada@example.com");
+    const { secret, token } = await reposite.tokens.create(account.id, { name: "busy", lifetime: "90d" });
+    let writes = 0;
+    const setItem = storage.setItem.bind(storage);
+    storage.setItem = ((key: string, ...rest: [never]) => {
+      if (key === `tokens:${token.id}`) writes++;
+      return setItem(key, ...rest);
+    }) as typeof storage.setItem;
+    await reposite.tokens.authenticate(secret);
+    for (let i = 0; i < 50; i++) {
+      advance(clock, 1_000);
+      await reposite.tokens.authenticate(secret);
+    }
+    expect(writes).toBe(1);
+    advance(clock, 10_000);
+    expect((await reposite.tokens.authenticate(secret)).token.last_used_at).toBe("2026-01-01 00:01:00");
+    expect(writes).toBe(2);
+    expect((await reposite.tokens.list(account.id))[0]!.last_used_at).toBe("2026-01-01 00:01:00");
+  });
+
+  it("never undo a revocation when a request with the token races it", async () => {
+    const { reposite, clock } = setup();
+    const { account } = await reposite.accounts.findOrCreate("ada@example.com");
+    const { secret, token } = await reposite.tokens.create(account.id, { name: "raced", lifetime: "90d" });
+    advance(clock, 120_000);
+    await Promise.all([reposite.tokens.authenticate(secret), reposite.tokens.revoke(account.id, token.id)]);
+    await expect(reposite.tokens.authenticate(secret)).rejects.toMatchObject({ status: 401 });
+  });
+
   it("stop working when revoked or expired (401)", async () => {
     const { reposite, clock } = setup();
     const { account } = await reposite.accounts.findOrCreate("ada@example.com");

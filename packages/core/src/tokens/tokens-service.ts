@@ -13,6 +13,7 @@ import {
   LIFETIME_DAYS,
   MAX_WORKING_TOKENS,
   TOKEN_LIFETIMES,
+  TOKEN_SOURCES,
   toTokenView,
   type TokenLifetime,
   type TokenRecord,
@@ -22,11 +23,12 @@ import {
 import { hashesEqual, hashTokenSecret, looksLikeTokenSecret, newTokenSecret } from "./token-secret.js";
 
 const DAY_MS = 86_400_000;
+const LAST_USED_PRECISION_MS = 60_000;
 
 const createSchema = z.object({
   name: z.string().trim().min(1, "a name is required").max(100),
   lifetime: z.enum(TOKEN_LIFETIMES, { message: `lifetime must be one of ${TOKEN_LIFETIMES.join(", ")}` }),
-  source: z.enum(["account", "agent"]).default("account"),
+  source: z.enum(TOKEN_SOURCES).default("account"),
 });
 
 export interface CreatedToken {
@@ -102,11 +104,7 @@ export class TokensService {
     if (!record || !hashesEqual(record.hash, hash)) throw unauthorized("The API token is not valid.");
     if (record.revoked_at) throw unauthorized("The API token was revoked.");
     if (this.isExpired(record)) throw unauthorized("The API token has expired.");
-    const now = formatTimestamp(this.clock.now());
-    if (record.last_used_at !== now) {
-      record.last_used_at = now;
-      await this.storage.setItem(recordKey(record.id), record);
-    }
+    if (this.lastUseIsStale(record)) await this.recordUse(record);
     return { account: await this.accounts.get(record.account_id), token: toTokenView(record) };
   }
 
@@ -121,10 +119,29 @@ export class TokensService {
 
   /** Revokes one of the account's tokens; the next request with it answers `401`. */
   async revoke(accountId: string, tokenId: string): Promise<void> {
-    const record = await this.storage.getItem<TokenRecord>(recordKey(tokenId));
-    if (!record || record.account_id !== accountId || record.revoked_at) throw notFound("Token not found.");
-    record.revoked_at = formatTimestamp(this.clock.now());
-    await this.storage.setItem(recordKey(record.id), record);
+    await this.locks.withLock(recordKey(tokenId), async () => {
+      const record = await this.storage.getItem<TokenRecord>(recordKey(tokenId));
+      if (!record || record.account_id !== accountId || record.revoked_at) throw notFound("Token not found.");
+      record.revoked_at = formatTimestamp(this.clock.now());
+      await this.storage.setItem(recordKey(record.id), record);
+    });
+  }
+
+  /** `last_used_at` is kept to the minute: writing it on every request would make every request a write. */
+  private lastUseIsStale(record: TokenRecord): boolean {
+    if (!record.last_used_at) return true;
+    return this.clock.now().getTime() - parseTimestamp(record.last_used_at).getTime() >= LAST_USED_PRECISION_MS;
+  }
+
+  /** Re-reads under the token's lock, so a revocation made meanwhile is never written over. */
+  private async recordUse(seen: TokenRecord): Promise<void> {
+    const now = formatTimestamp(this.clock.now());
+    seen.last_used_at = now;
+    await this.locks.withLock(recordKey(seen.id), async () => {
+      const record = await this.storage.getItem<TokenRecord>(recordKey(seen.id));
+      if (!record || record.revoked_at || !this.lastUseIsStale(record)) return;
+      await this.storage.setItem(recordKey(record.id), { ...record, last_used_at: now });
+    });
   }
 
   private async records(accountId: string): Promise<TokenRecord[]> {
