@@ -123,8 +123,8 @@ export interface ApiErrorBody {
   [field: string]: unknown;
 }
 
-/** Where a token came from: made by a person in the browser, or obtained by an agent with a code. */
-export type TokenSource = "account" | "agent";
+/** Where a token came from: made by a person in the browser, obtained by an agent with a code, or made by the operator (`reposite admin create-token`). */
+export type TokenSource = "account" | "agent" | "operator";
 
 /** A token as listed; the secret is never listed. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC. */
 export interface Token {

@@ -1,4 +1,9 @@
-export type TokenSource = "account" | "agent";
+/**
+ * Who made a token: the person on the account page, an agent through agent login, or the
+ * operator with `reposite admin create-token`.
+ */
+export const TOKEN_SOURCES = ["account", "agent", "operator"] as const;
+export type TokenSource = (typeof TOKEN_SOURCES)[number];
 
 /** Lifetimes a person may choose; agent logins always get 90 days. */
 export const TOKEN_LIFETIMES = ["30d", "90d", "1y", "never"] as const;

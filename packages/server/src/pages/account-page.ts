@@ -27,7 +27,7 @@ export interface AccountPageInput {
 /** `YYYY-MM-DD HH:MM:SS` (UTC) to the minute. */
 const when = (timestamp: string | null, none: string) => (timestamp ? `${timestamp.slice(0, 16)} UTC` : none);
 
-const SOURCES: Record<TokenView["source"], string> = { account: "This page", agent: "Agent login" };
+const SOURCES: Record<TokenView["source"], string> = { account: "This page", agent: "Agent login", operator: "The operator (CLI)" };
 
 function tokenRow(token: TokenView, csrf: string): SafeHtml {
   return html`<tr>
