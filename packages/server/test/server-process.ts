@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+
+/** The built CLI, run as an operator runs it (npm test builds it first). */
+export const BIN = join(import.meta.dirname, "../bin/reposite.mjs");
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Everything the process wrote so far. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** SIGKILL: no shutdown code runs. */
+  kill(): Promise<void>;
+  /** SIGTERM, and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Runs `reposite serve` in its own process on `port`, and resolves once it answers `/healthz`. */
+export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  if (!existsSync(BIN.replace("bin/reposite.mjs", "dist/index.js"))) {
+    throw new Error("packages/server/dist is missing: run `npm run build` (npm test does it first).");
+  }
+  const child = spawn(process.execPath, [BIN, "serve"], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    const up = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    if (up) break;
+    if (child.exitCode !== null || attempt > 200) {
+      child.kill("SIGKILL");
+      throw new Error(`the server did not start:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    child,
+    url,
+    port,
+    exited,
+    output: () => ({ stdout, stderr }),
+    async kill() {
+      child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A GET with a Host header of our choosing (Node's fetch drops a Host header you set). */
+export function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
