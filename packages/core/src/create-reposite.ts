@@ -36,6 +36,7 @@ import { RepoCheckService } from "./repo-analysis/repo-check-service.js";
 import { RepoAccessService } from "./repo-access/repo-access-service.js";
 import { createGitHubOAuth, type GitHubOAuthOptions } from "./repo-host/github-oauth.js";
 import { createGitRepoHost } from "./repo-host/git-repo-host.js";
+import { createLocalRepoHost } from "./repo-host/local-repo-host.js";
 import { createGitHubRepoHost, type GitHubRepoHostOptions } from "./repo-host/index.js";
 import { RepositoriesService } from "./repositories/repositories-service.js";
 import { SessionsService } from "./sessions/sessions-service.js";
@@ -54,7 +55,7 @@ export interface CreateRepositeOptions {
   config?: Partial<Omit<RepositeConfig, "baseImages">> & { baseImages?: Partial<BaseImages> };
   /** Records; default: crash-safe files under `<dataDir>/records` (`crashSafeFsDriver`). */
   storage?: RecordStorage;
-  /** Repo hosts, first match wins; default: GitHub (public API, or `github` options), then `gitHosts`. */
+  /** Repo hosts, first match wins; default: GitHub (public API, or `github` options), then `gitHosts`, then `localRepos`. */
   repoHosts?: RepoHost[];
   /** Options of the default GitHub repo host, when `repoHosts` is not given. */
   github?: GitHubRepoHostOptions;
@@ -64,6 +65,8 @@ export interface CreateRepositeOptions {
   repoHostAuthorizers?: RepoHostAuthorizer[];
   /** Other git hosts the operator enables (hostnames), read with the `git` client. */
   gitHosts?: string[];
+  /** Folders of this machine whose repositories may be read (`file://` links, absolute paths); default none. */
+  localRepos?: string[];
   /** Key that seals stored secrets (32 bytes, base64 or hex); default: `<dataDir>/secret.key`, made on first use. */
   secretKey?: string;
   /** Outgoing mail; default: one file per message in `<dataDir>/outbox`. */
@@ -224,5 +227,6 @@ function defaultRepoHosts(options: CreateRepositeOptions, config: RepositeConfig
   if (options.gitHosts?.length) {
     hosts.push(createGitRepoHost({ hosts: options.gitHosts, workDir: resolve(config.dataDir, "tmp/git") }));
   }
+  if (options.localRepos?.length) hosts.push(createLocalRepoHost({ folders: options.localRepos }));
   return hosts;
 }

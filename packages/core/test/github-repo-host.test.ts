@@ -35,12 +35,12 @@ repoHostContract("GitHub against the fake GitHub", async () => {
 });
 
 repoHostContract("GitHub Enterprise (apiUrl with /api/v3) against the fake GitHub", async () => {
-  const fake = await startFakeGitHub({ repos: [H3], pathPrefix: "/api/v3" });
-  const host = createGitHubRepoHost({ apiUrl: fake.url });
+  const fake = await startFakeGitHub({ repos: [H3], pathPrefix: "/api/v3", webHost: "self" });
+  const host = createGitHubRepoHost({ apiUrl: fake.url, webUrl: fake.webUrl });
   return {
     host,
-    link: `http://${new URL(fake.url).host}/unjs/h3`,
-    missingLink: `http://${new URL(fake.url).host}/unjs/nope`,
+    link: `${fake.webUrl}/unjs/h3`,
+    missingLink: `${fake.webUrl}/unjs/nope`,
     teardown: () => fake.close(),
   };
 });
@@ -210,16 +210,20 @@ describe("createGitHubRepoHost", () => {
     }
   });
 
-  it("serves a GitHub Enterprise API under a path prefix and derives the web host from apiUrl", async () => {
-    const ghe = await startFakeGitHub({ repos: [H3], pathPrefix: "/api/v3" });
+  it("serves a GitHub Enterprise API under a path prefix, with links on the configured web address", async () => {
+    // The fake's html_url names its own loopback origin; the stored address must stay on the web host.
+    const ghe = await startFakeGitHub({ repos: [H3], pathPrefix: "/api/v3", webHost: "self" });
     try {
       expect(ghe.url).toMatch(/\/api\/v3$/);
-      const enterprise = createGitHubRepoHost({ apiUrl: `${ghe.url}/` });
-      const webHost = new URL(ghe.url).host;
+      const enterprise = createGitHubRepoHost({ apiUrl: `${ghe.url}/`, webUrl: "https://ghe.example.com/" });
       expect(enterprise.parseLink("https://github.com/unjs/h3")).toBeNull();
-      const h3 = enterprise.parseLink(`${webHost}/unjs/h3`)!;
-      expect(h3).toMatchObject({ owner: "unjs", name: "h3", url: `https://${webHost}/unjs/h3` });
-      expect(await enterprise.getRepository(h3)).toMatchObject({ name: "h3" });
+      expect(enterprise.parseLink(`${new URL(ghe.url).host}/unjs/h3`)).toBeNull();
+      expect(enterprise.exampleLink).toBe("https://ghe.example.com/owner/repository");
+      const h3 = enterprise.parseLink("ghe.example.com/unjs/h3/tree/main/docs")!;
+      expect(h3).toMatchObject({ owner: "unjs", name: "h3", url: "https://ghe.example.com/unjs/h3", ref: "main", path: "docs" });
+      const facts = await enterprise.getRepository(h3);
+      expect(facts).toMatchObject({ name: "h3", url: "https://ghe.example.com/unjs/h3" });
+      expect(enterprise.parseLink(facts!.url)).toMatchObject({ owner: "unjs", name: "h3" });
       expect(await enterprise.getReadme(h3)).toBe(H3.readme);
       expect(ghe.requests.map((request) => request.path)).toEqual(["/api/v3/repos/unjs/h3", "/api/v3/repos/unjs/h3/readme"]);
     } finally {
@@ -227,11 +231,17 @@ describe("createGitHubRepoHost", () => {
     }
   });
 
-  it("derives github.com as the web host of the public API", () => {
+  it("accepts github.com links whatever the API address is, and the web address's links when one is set", () => {
     expect(createGitHubRepoHost().parseLink("https://github.com/unjs/h3")).toMatchObject({ url: "https://github.com/unjs/h3" });
-    expect(createGitHubRepoHost({ apiUrl: "https://api.ghe.example.com" }).parseLink("ghe.example.com/a/b")).toMatchObject({
-      url: "https://ghe.example.com/a/b",
-    });
+    // A mirror or proxy of the API: links are still github.com's.
+    const mirror = createGitHubRepoHost({ apiUrl: "http://127.0.0.1:9/github-proxy" });
+    expect(mirror.parseLink("github.com/unjs/h3")).toMatchObject({ url: "https://github.com/unjs/h3" });
+    expect(mirror.parseLink("127.0.0.1:9/unjs/h3")).toBeNull();
+    expect(mirror.exampleLink).toBe("https://github.com/owner/repository");
+    const enterprise = createGitHubRepoHost({ apiUrl: "https://api.ghe.example.com", webUrl: "http://ghe.example.com:8080" });
+    expect(enterprise.parseLink("ghe.example.com:8080/a/b")).toMatchObject({ url: "http://ghe.example.com:8080/a/b" });
+    expect(enterprise.parseLink("git@ghe.example.com:a/b.git")).toBeNull(); // the port is part of the configured host
+    expect(enterprise.parseLink("github.com/a/b")).toBeNull();
   });
 });
 

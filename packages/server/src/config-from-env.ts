@@ -47,6 +47,20 @@ function baseImagesFromEnv(env: NodeJS.ProcessEnv): Partial<BaseImages> {
   );
 }
 
+/** An http(s) address, or a start-up error naming the variable. */
+function checkedUrl(value: string, name: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new Error(`[reposite] ${name} must be an http(s) address such as https://ghe.example.com, not "${value}".`);
+  }
+  return value;
+}
+
 /** Fails at start-up, not at the first sealed secret, when the key is malformed. */
 function checkedSecretKey(value: string): string {
   parseSecretKey(value, "REPOSITE_SECRET_KEY");
@@ -100,8 +114,13 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
           }
         : {}),
       ...(env.REPOSITE_GIT_HOSTS ? { gitHosts: list(env.REPOSITE_GIT_HOSTS) } : {}),
+      // Folders of this machine people may make projects from; never any path a user names.
+      ...(env.REPOSITE_LOCAL_REPOS ? { localRepos: list(env.REPOSITE_LOCAL_REPOS) } : {}),
+      // Links are accepted on the web address (REPOSITE_GITHUB_WEB_URL, default github.com); the API
+      // address may be a mirror, a proxy or an Enterprise server's /api/v3.
       github: {
         ...(env.REPOSITE_GITHUB_API_URL ? { apiUrl: env.REPOSITE_GITHUB_API_URL } : {}),
+        ...(env.REPOSITE_GITHUB_WEB_URL ? { webUrl: checkedUrl(env.REPOSITE_GITHUB_WEB_URL, "REPOSITE_GITHUB_WEB_URL") } : {}),
         ...(env.REPOSITE_GITHUB_TOKEN ? { token: env.REPOSITE_GITHUB_TOKEN } : {}),
       },
     },

@@ -37,6 +37,8 @@ export interface RepoAccess {
  */
 export interface RepoHost {
   readonly id: string;
+  /** A link in the form this host understands, shown when a link is refused, for example `https://github.com/owner/repository`. */
+  readonly exampleLink?: string;
   /** Understands a link in any form this host's users paste, or answers null. */
   parseLink(link: string): RepoLink | null;
   /** Facts of the repository, or null when it does not exist or is not visible with `access`. */

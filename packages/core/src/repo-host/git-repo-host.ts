@@ -32,10 +32,10 @@ const GIT_SCHEMES = new Set(["ssh:", "git:", "git+ssh:"]);
 /** `git@host:group/repo.git`, the scp-like form; a user part is required so `host:8080/x` is not one. */
 const SCP_LIKE = /^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):(?!\/)(\S+)$/;
 /** A branch or tag name git accepts (a safe subset), or a commit id. */
-const SAFE_REF = /^(?!-)(?!.*\.\.)(?!.*@\{)(?!.*\/\/)(?!.*\.lock$)(?!\/)[A-Za-z0-9._\/+@-]{1,250}(?<![/.])$/;
+export const SAFE_REF = /^(?!-)(?!.*\.\.)(?!.*@\{)(?!.*\/\/)(?!.*\.lock$)(?!\/)[A-Za-z0-9._\/+@-]{1,250}(?<![/.])$/;
 const FULL_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i;
 const SHORT_SHA = /^[0-9a-f]{7,39}$/i;
-const README = /^readme(?:\.(?:md|markdown|mdown|mkd|rst|txt|adoc|asciidoc|org))?$/i;
+export const README = /^readme(?:\.(?:md|markdown|mdown|mkd|rst|txt|adoc|asciidoc|org))?$/i;
 
 /** stderr of git that means "no such repository, or not visible without credentials". */
 const REPO_MISSING =
@@ -62,10 +62,7 @@ export function createGitRepoHost(options: GitRepoHostOptions): RepoHost {
   const enabled = new Set(options.hosts.map((host) => host.trim().toLowerCase().replace(/:\d+$/, "")).filter(Boolean));
   const cloneBases = new Map(Object.entries(options.cloneUrls ?? {}).map(([host, base]) => [host.toLowerCase(), base.replace(/\/+$/, "")]));
 
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANGUAGE: "C" };
-  env.GIT_SSH_COMMAND ??= "ssh -o BatchMode=yes";
-  // Set when Reposite itself runs inside a git hook; they would point every command elsewhere.
-  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"]) delete env[name];
+  const env = gitEnvironment();
 
   const git = (args: string[], cwd?: string, maxBuffer = 16 * 1024 * 1024) =>
     new Promise<string>((resolve, reject) => {
@@ -117,6 +114,8 @@ export function createGitRepoHost(options: GitRepoHostOptions): RepoHost {
 
   return {
     id: "git",
+
+    ...(enabled.size > 0 ? { exampleLink: `https://${[...enabled][0]}/group/repository` } : {}),
 
     parseLink: (link) => parseGitLink(link, enabled),
 
@@ -259,8 +258,17 @@ export function parseGitLink(link: string, enabledHosts: Set<string>): RepoLink 
   return result;
 }
 
+/** The environment of every git command: never a prompt, messages in English, no inherited repository. */
+export function gitEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANGUAGE: "C" };
+  env.GIT_SSH_COMMAND ??= "ssh -o BatchMode=yes";
+  // Set when Reposite itself runs inside a git hook; they would point every command elsewhere.
+  for (const name of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"]) delete env[name];
+  return env;
+}
+
 /** `git archive` of `commit` as a gzipped tarball stream; `done` runs once git has finished or the reader gave up. */
-function archiveStream(
+export function archiveStream(
   gitBinary: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
@@ -350,7 +358,7 @@ function lastLine(text: string): string {
 }
 
 /** README.md first, then other README files by name. */
-function readmeOrder(a: string, b: string): number {
+export function readmeOrder(a: string, b: string): number {
   const rank = (name: string) => (/\.(md|markdown)$/i.test(name) ? 0 : /^readme$/i.test(name) ? 1 : 2);
   return rank(a) - rank(b) || a.localeCompare(b);
 }

@@ -17,9 +17,12 @@ export interface GitHubRepoHostOptions {
    */
   token?: string;
   /**
-   * Hosts whose web links this host accepts, for example `["github.com"]`. Default: `github.com`
-   * for the public API, otherwise the host of `apiUrl` without a leading `api.`.
+   * GitHub's web address, where repositories' pages are. Default `https://github.com`; for GitHub
+   * Enterprise Server its address, for example `https://ghe.example.com`. Links to its host are
+   * accepted and stored in its form, whatever `apiUrl` is (a mirror, a proxy, Enterprise's API).
    */
+  webUrl?: string;
+  /** Hosts whose web links this host accepts, for example `["github.com"]`. Default: the host of `webUrl`. */
   webHosts?: string[];
   /** The `fetch` to use; tests and embedders pass their own. Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
@@ -28,13 +31,13 @@ export interface GitHubRepoHostOptions {
 }
 
 const PUBLIC_API = "https://api.github.com";
+const PUBLIC_WEB = "https://github.com";
 const API_VERSION = "2022-11-28";
 
 /** The fields of GitHub's repository object we use (`GET /repos/{owner}/{repo}`). */
 const repositorySchema = z.object({
   name: z.string(),
   owner: z.object({ login: z.string() }),
-  html_url: z.string(),
   private: z.boolean(),
   description: z.string().nullish(),
   topics: z.array(z.string()).nullish(),
@@ -47,7 +50,12 @@ const readmeSchema = z.object({ content: z.string(), encoding: z.string() });
 /** Repositories on GitHub.com or GitHub Enterprise Server, through the REST API. */
 export function createGitHubRepoHost(options: GitHubRepoHostOptions = {}): RepoHost {
   const apiUrl = (options.apiUrl ?? PUBLIC_API).replace(/\/+$/, "");
-  const webHosts = options.webHosts ?? [defaultWebHost(apiUrl)];
+  const webUrl = new URL(options.webUrl ?? PUBLIC_WEB);
+  // The API address decides where calls go, never which links are GitHub's.
+  const webHosts = options.webHosts ?? [webUrl.host.toLowerCase()];
+  /** A link on the configured web host keeps its scheme (an Enterprise server may be on http). */
+  const canonical = (link: RepoLink | null): RepoLink | null =>
+    link && new URL(link.url).host === webUrl.host.toLowerCase() ? { ...link, url: `${webUrl.origin}/${link.owner}/${link.name}` } : link;
   const api = ofetch.create(
     {
       baseURL: apiUrl,
@@ -83,14 +91,16 @@ export function createGitHubRepoHost(options: GitHubRepoHostOptions = {}): RepoH
   return {
     id: "github",
 
-    parseLink: (link) => parseGitHubLink(link, webHosts),
+    exampleLink: `${webUrl.origin}/owner/repository`,
+
+    parseLink: (link) => canonical(parseGitHubLink(link, webHosts)),
 
     async getRepository(repo, access) {
       const response = await request(repoPath(repo), access, { responseType: "json" });
       if (!response) return null;
       const parsed = repositorySchema.safeParse(response._data);
       if (!parsed.success) throw unavailable("GitHub answered with a repository object Reposite does not understand.");
-      return toFacts(parsed.data);
+      return toFacts(parsed.data, repo);
     },
 
     async getReadme(repo, access) {
@@ -129,11 +139,16 @@ function repoPath(repo: RepoLink): string {
   return `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
 }
 
-function toFacts(data: z.infer<typeof repositorySchema>): RepoFacts {
+/**
+ * The address is the link's own origin with GitHub's spelling of the names, not `html_url`: a
+ * mirror, a proxy or an Enterprise API may name another host, and the stored address must lead
+ * back to this host when the project is read again (generation, repository checks).
+ */
+function toFacts(data: z.infer<typeof repositorySchema>, repo: RepoLink): RepoFacts {
   return {
     owner: data.owner.login,
     name: data.name,
-    url: data.html_url,
+    url: `${new URL(repo.url).origin}/${data.owner.login}/${data.name}`,
     private: data.private,
     description: data.description ?? "",
     topics: data.topics ?? [],
@@ -149,12 +164,6 @@ function readmeText(response: FetchResponse<unknown>): string {
     throw unavailable("GitHub answered with a README object Reposite does not understand.");
   }
   return Buffer.from(parsed.data.content, "base64").toString("utf8");
-}
-
-/** The API host `api.example.com` serves the web host `example.com`; GHE's `/api/v3` shares its host. */
-function defaultWebHost(apiUrl: string): string {
-  const host = new URL(apiUrl).host.toLowerCase();
-  return host.startsWith("api.") ? host.slice(4) : host;
 }
 
 function unavailable(message: string): RepositeError {

@@ -19,10 +19,10 @@ export class RepositoriesService {
       const parsed = host.parseLink(link);
       if (parsed) return { host, link: parsed };
     }
-    throw unprocessable(
-      `"${link.slice(0, 200)}" is not a link to a repository this server knows. Use a link like https://github.com/owner/repository.`,
-      "invalid_repo_url",
-    );
+    // The forms this server's hosts understand: a GitHub Enterprise server suggests its own.
+    const examples = this.hosts.flatMap((host) => (host.exampleLink ? [host.exampleLink] : []));
+    const hint = examples.length > 0 ? ` Use a link like ${examples.join(" or ")}.` : "";
+    throw unprocessable(`"${link.slice(0, 200)}" is not a link to a repository this server knows.${hint}`, "invalid_repo_url");
   }
 
   /** Facts of the linked repository, or `404 repo_not_found` when it does not exist or is not visible. */

@@ -41,7 +41,8 @@ export function repoHostContract(name: string, setup: () => Promise<RepoHostCont
       expect(link.host).toBe(env().host.id);
       expect(link.owner).not.toBe("");
       expect(link.name).not.toBe("");
-      expect(link.url).toMatch(/^https?:\/\//);
+      // A web address, or a file: URL for repositories on the server's own machine.
+      expect(link.url).toMatch(/^(?:https?:\/\/|file:\/\/\/)/);
       expect(env().host.parseLink(link.url)).toMatchObject({ owner: link.owner, name: link.name, url: link.url });
     });
 
