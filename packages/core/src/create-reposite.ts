@@ -46,6 +46,7 @@ import { PublishingService } from "./sites/publishing-service.js";
 import { SiteCache } from "./sites/site-cache.js";
 import { VisitCounter } from "./sites/visits.js";
 import { TokensService } from "./tokens/tokens-service.js";
+import { ExpiringRecords } from "./util/expiring-records.js";
 import { RateLimiter } from "./util/rate-limiter.js";
 import { SecretBox } from "./util/secret-box.js";
 import { loadOrCreateSecretKey, SECRET_KEY } from "./util/secret-key.js";
@@ -131,6 +132,7 @@ const SERVICES = [
   RepoAccessService,
   RepoCheckService,
   SecretBox,
+  ExpiringRecords,
   RateLimiter,
   SignInLinks,
   SessionsService,
@@ -214,6 +216,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       await container.resolve(PublishingService).idle();
       // Page views counted since the last flush are written before the storage goes.
       await container.resolve(VisitCounter).close();
+      await container.resolve(ExpiringRecords).close();
       container.resolve(SiteCache).close();
       const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
       mailer.close?.();

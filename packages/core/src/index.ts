@@ -60,11 +60,12 @@ export * from "./designs/index.js";
 export * from "./repo-host/index.js";
 export { formatTimestamp, parseTimestamp } from "./util/timestamps.js";
 
-export { SignInLinks, safeNextPath, SIGN_IN_EMAILS_PER_HOUR, type SendResult } from "./sessions/sign-in-links.js";
+export { SignInLinks, safeNextPath, SIGN_IN_EMAILS_PER_HOUR, SIGN_IN_EMAILS_PER_CLIENT_PER_HOUR, type SendResult } from "./sessions/sign-in-links.js";
 export { SessionsService, SESSION_TTL_MS, type BrowserSession } from "./sessions/sessions-service.js";
 export { AgentLoginService, type IssuedAgentToken } from "./agent-login/agent-login-service.js";
 export {
   CODE_ALPHABET,
+  LOGIN_REQUEST_KEPT_MS,
   LOGIN_REQUEST_TTL_SECONDS,
   LOGINS_PER_ADDRESS_PER_HOUR,
   MAX_WRONG_CODES,
@@ -72,6 +73,7 @@ export {
   type LoginRequestPage,
 } from "./agent-login/login-request.js";
 export { RateLimiter, type RateLimit } from "./util/rate-limiter.js";
+export { ExpiringRecords, EXPIRY_BUCKET_MS, EXPIRY_SWEEP_MS } from "./util/expiring-records.js";
 export * from "./repo-analysis/index.js";
 
 export { EVENTS, type EventBus } from "./ports/events.js";

@@ -229,7 +229,8 @@ describe("jobs: chaining", () => {
     });
     const done = await statusOf(jobs, "acct_1", view.job_id, "done");
     expect(done.next_job_id).toMatch(/^job_/);
-    expect(secondStarted).toBe(true);
+    // Its work starts on the next turn of the event loop, like every job's.
+    await vi.waitFor(() => expect(secondStarted).toBe(true));
     const next = await jobs.get("acct_1", done.next_job_id!);
     expect(next).toMatchObject({ status: "running", kind: "about", site_id: "site_1" });
     second.finish({ version_id: "ver_2" });
@@ -481,6 +482,8 @@ describe("jobs: processes that stop", () => {
       length: 0,
       heartbeat_at: clock.now().getTime() - 3_600_000,
     });
+    // Starting a job lists it in the index the sweep reads.
+    await storage.setItem("job-index", ["job_left"]);
     const { jobs } = setup({ storage, clock });
     await jobs.sweep();
     expect(await storage.getItem("jobs:job_left")).toMatchObject({ status: "aborted", finished_at: "2026-03-04 05:06:07" });

@@ -10,6 +10,7 @@ import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { SignInLinks } from "../sessions/sign-in-links.js";
 import { TokensService } from "../tokens/tokens-service.js";
+import { ExpiringRecords } from "../util/expiring-records.js";
 import { RateLimiter } from "../util/rate-limiter.js";
 import { constantTimeEqual, randomString } from "../util/secrets.js";
 import { parseInput } from "../util/validation.js";
@@ -18,6 +19,7 @@ import {
   CODE_ALPHABET,
   CODE_LENGTH,
   formatCode,
+  LOGIN_REQUEST_KEPT_MS,
   LOGIN_REQUEST_TTL_SECONDS,
   LOGINS_PER_ADDRESS_PER_HOUR,
   MAX_WRONG_CODES,
@@ -64,6 +66,7 @@ export class AgentLoginService {
     @inject(SignInLinks) private readonly signInLinks: SignInLinks,
     @inject(TokensService) private readonly tokens: TokensService,
     @inject(AccountsService) private readonly accounts: AccountsService,
+    @inject(ExpiringRecords) private readonly expiring: ExpiringRecords,
   ) {}
 
   async start(input: unknown, origin: { address: string }): Promise<LoginRequestView> {
@@ -94,6 +97,7 @@ export class AgentLoginService {
     };
     await this.storage.setItem(requestKey(record.id), record);
     await this.storage.setItem(verificationKey(record.verification_id), record.id);
+    await this.expiring.removeAt(record.expires_at + LOGIN_REQUEST_KEPT_MS, [requestKey(record.id), verificationKey(record.verification_id)]);
     const verificationPath = `/agent/verify/${record.verification_id}`;
     const verificationUrl = `${this.config.baseUrl}${verificationPath}`;
 
@@ -101,6 +105,7 @@ export class AgentLoginService {
     if (email) {
       mail = await this.signInLinks.send(email, {
         next: verificationPath,
+        address: origin.address,
         intro: `"${client}" asks to act on your Reposite account. Open this link to sign in and see the code it needs. If you did not start this, ignore this email.`,
       });
     }

@@ -4,6 +4,8 @@ export const CODE_LENGTH = 8;
 /** A login request lives 15 minutes and allows 5 wrong codes. */
 export const LOGIN_REQUEST_TTL_SECONDS = 900;
 export const MAX_WRONG_CODES = 5;
+/** A request is removed from storage an hour after it expired; until then its page says "expired". */
+export const LOGIN_REQUEST_KEPT_MS = 3_600_000;
 /** Agent tokens live 90 days. */
 export const AGENT_TOKEN_LIFETIME = "90d";
 /** Logins started from one address per hour. */

@@ -1,5 +1,7 @@
 import { inject, injectable, type InjectionToken } from "tsyringe";
 import { CLOCK, type Clock } from "../ports/clock.js";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { CONFIG, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { RepositeError } from "../errors.js";
@@ -36,15 +38,19 @@ interface Plan {
 }
 
 /**
+ * The first job of each generation the account started that may still be under way (the chain
+ * is followed from there). Read and written under the lock of the same name, together with the
+ * start of a generation, so concurrent requests cannot both take the last slot.
+ */
+const underWayKey = (ownerId: string) => `generations-under-way:${ownerId}`;
+
+/**
  * Site generation: checks the plan and the limits, saves the plan on the project, and writes the
  * pages one after another, each in its own job (`next_job_id` links them). Each page becomes a new
  * current version, rendered in the project's design as it is when the page is written.
  */
 @injectable()
 export class GenerationService {
-  /** First job of each generation still under way, per account (the chain is followed from there). */
-  private readonly chains = new Map<string, Set<string>>();
-
   constructor(
     @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(ProjectStore) private readonly store: ProjectStore,
@@ -55,6 +61,8 @@ export class GenerationService {
     @inject(PAGE_AUTHOR) private readonly author: PageAuthor,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(STORAGE) private readonly storage: RecordStorage,
+    @inject(LOCKS) private readonly locks: Locks,
   ) {}
 
   async generate(ownerId: string, siteId: string, input: unknown): Promise<GenerationStarted> {
@@ -66,11 +74,6 @@ export class GenerationService {
     if (plan.type === "saas" && !this.config.appHosting) {
       throw new RepositeError(503, "This server does not host apps, so it cannot make a saas site. Choose website or landing.", "hosting_unavailable");
     }
-    await this.takeGenerationSlot(ownerId);
-
-    if (plan.fullPlan) {
-      await this.store.modify(siteId, (record) => ({ ...record, wizard: plan.wizard, updated_at: formatTimestamp(this.clock.now()) }));
-    }
     const wishes = splitInstructions(body.instructions, plan.kinds.length === 1 && plan.kinds[0] !== "template" ? { unnamedTo: plan.kinds[0] as "about" | "faq" } : {});
     let readme: Promise<string | null> | undefined;
     const context = {
@@ -81,8 +84,16 @@ export class GenerationService {
       // Read once per generation, when the first page is written.
       readme: () => (readme ??= this.readme(ownerId, project)),
     };
-    const first = await this.jobs.start(this.jobSpec(context, 0), this.pageWork(context, 0));
-    this.chainsOf(ownerId).add(first.job_id);
+    // Check and start as one step per account: a racing request waits here and counts this one.
+    const first = await this.locks.withLock(underWayKey(ownerId), async () => {
+      const underWay = await this.takeGenerationSlot(ownerId);
+      if (plan.fullPlan) {
+        await this.store.modify(siteId, (record) => ({ ...record, wizard: plan.wizard, updated_at: formatTimestamp(this.clock.now()) }));
+      }
+      const started = await this.jobs.start(this.jobSpec(context, 0), this.pageWork(context, 0));
+      await this.storage.setItem(underWayKey(ownerId), [...underWay, started.job_id]);
+      return started;
+    });
     return {
       job_id: first.job_id,
       status: "running",
@@ -148,20 +159,23 @@ export class GenerationService {
     };
   }
 
-  /** `429 generation_limit` past 2 generations under way or 30 started in the last 24 hours. */
-  private async takeGenerationSlot(ownerId: string): Promise<void> {
-    let running = 0;
-    for (const first of [...this.chainsOf(ownerId)]) {
-      if (await this.isUnderWay(ownerId, first)) running++;
-      else this.chainsOf(ownerId).delete(first);
+  /**
+   * `429 generation_limit` past 2 generations under way or 30 started in the last 24 hours; else
+   * answers the generations under way. Called under the account's `generations-under-way` lock.
+   */
+  private async takeGenerationSlot(ownerId: string): Promise<string[]> {
+    const underWay: string[] = [];
+    for (const first of (await this.storage.getItem<string[]>(underWayKey(ownerId))) ?? []) {
+      if (await this.isUnderWay(ownerId, first)) underWay.push(first);
     }
-    if (running >= GENERATIONS_AT_A_TIME) {
+    if (underWay.length >= GENERATIONS_AT_A_TIME) {
       throw new RepositeError(429, `${GENERATIONS_AT_A_TIME} generations are already under way for this account. Wait for one to finish.`, "generation_limit");
     }
     const quota = await this.limiter.take({ name: "generations", max: GENERATIONS_PER_DAY, windowMs: 86_400_000 }, ownerId);
     if (!quota.allowed) {
       throw new RepositeError(429, `At most ${GENERATIONS_PER_DAY} generations a day; try again later.`, "generation_limit", { retry_after: quota.retryAfter });
     }
+    return underWay;
   }
 
   /** Follows `next_job_id` from a generation's first job: under way while its last job runs. */
@@ -174,12 +188,6 @@ export class GenerationService {
       id = job.next_job_id;
     }
     return false;
-  }
-
-  private chainsOf(ownerId: string): Set<string> {
-    let chains = this.chains.get(ownerId);
-    if (!chains) this.chains.set(ownerId, (chains = new Set()));
-    return chains;
   }
 
   private async readme(ownerId: string, project: ProjectRecord): Promise<string | null> {

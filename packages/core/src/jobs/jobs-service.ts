@@ -4,6 +4,7 @@ import { notFound, RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
+import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { formatTimestamp, parseTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
@@ -115,6 +116,8 @@ const recordKey = (jobId: string) => `jobs:${jobId}`;
 const chunkKey = (jobId: string, chunk: number) => `job-deltas:${jobId}:${chunk}`;
 const jobChannel = (jobId: string) => `jobs:${jobId}`;
 const controlChannel = (jobId: string) => `job-control:${jobId}`;
+/** The ids of the jobs in storage (running, or ended and not forgotten yet): all a sweep reads. */
+const INDEX_KEY = "job-index";
 /** Ids go into storage keys: anything else (a `:` above all) is simply not a job. */
 const JOB_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -157,6 +160,7 @@ export class JobsService {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(EVENTS) private readonly bus: EventBus,
+    @inject(LOCKS) private readonly locks: Locks,
     @inject(JOB_SETTINGS, { isOptional: true }) settings?: Partial<JobSettings>,
   ) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...settings };
@@ -188,6 +192,7 @@ export class JobsService {
       heartbeat_at: now.getTime(),
     };
     await this.storage.setItem(recordKey(record.job_id), record);
+    await this.changeIndex((ids) => [...ids, record.job_id]);
     const job = this.track(record);
     const running: RunningJob = {
       id: record.job_id,
@@ -319,16 +324,25 @@ export class JobsService {
   }
 
   /**
-   * Reads every stored job once: forgets the ones ended more than `JOB_RETENTION_MS` ago, and
-   * marks the ones whose process stopped (no heartbeat for `staleMs`) `aborted`. Runs by itself
-   * on first use and then at most every `JOB_RETENTION_MS`; exposed for operators and tests.
+   * Reads every job in the index once (never the rest of storage): forgets the ones ended more
+   * than `JOB_RETENTION_MS` ago, and marks the ones whose process stopped (no heartbeat for
+   * `staleMs`) `aborted`. Runs by itself on first use and then at most every `JOB_RETENTION_MS`;
+   * exposed for operators and tests.
    */
   async sweep(): Promise<void> {
-    const keys = await this.storage.getKeys("jobs");
-    for (const key of keys) {
-      const jobId = key.slice("jobs:".length);
-      if (JOB_ID.test(jobId)) await this.load(jobId);
+    const gone = new Set<string>();
+    for (const jobId of (await this.storage.getItem<string[]>(INDEX_KEY)) ?? []) {
+      if (!(await this.load(jobId))) gone.add(jobId);
     }
+    // Forgetting drops a job from the index; this drops ids whose record went some other way.
+    if (gone.size) await this.changeIndex((ids) => ids.filter((id) => !gone.has(id)));
+  }
+
+  /** Changes the index under its lock, so concurrent starts and forgets keep every id. */
+  private changeIndex(change: (ids: string[]) => string[]): Promise<void> {
+    return this.locks.withLock(INDEX_KEY, async () => {
+      await this.storage.setItem(INDEX_KEY, change((await this.storage.getItem<string[]>(INDEX_KEY)) ?? []));
+    });
   }
 
   private sweepNow(): void {
@@ -392,6 +406,7 @@ export class JobsService {
     const chunks = Math.ceil(record.length / DELTAS_PER_CHUNK) + 1;
     await Promise.all(Array.from({ length: chunks }, (_, n) => this.storage.removeItem(chunkKey(record.job_id, n))));
     await this.storage.removeItem(recordKey(record.job_id));
+    await this.changeIndex((ids) => ids.filter((id) => id !== record.job_id));
   }
 
   private scheduleForget(jobId: string): void {

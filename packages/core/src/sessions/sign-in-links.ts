@@ -7,7 +7,8 @@ import { RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { MAILER, type Mailer } from "../ports/mailer.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import { RateLimiter } from "../util/rate-limiter.js";
+import { ExpiringRecords } from "../util/expiring-records.js";
+import { RateLimiter, type RateLimit } from "../util/rate-limiter.js";
 import { newSecret, sha256 } from "../util/secrets.js";
 import { parseInput } from "../util/validation.js";
 
@@ -15,6 +16,14 @@ import { parseInput } from "../util/validation.js";
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 /** Sign-in emails per address per hour; past that the person uses the page they already have. */
 export const SIGN_IN_EMAILS_PER_HOUR = 5;
+/**
+ * Sign-in emails asked for from one client address per hour, whoever they go to: one machine must
+ * not mail strangers. Room for an office behind one address, far too few to spam anyone.
+ */
+export const SIGN_IN_EMAILS_PER_CLIENT_PER_HOUR = 20;
+
+const PER_RECIPIENT: RateLimit = { name: "sign-in-email", max: SIGN_IN_EMAILS_PER_HOUR, windowMs: 3_600_000 };
+const PER_CLIENT: RateLimit = { name: "sign-in-email-client", max: SIGN_IN_EMAILS_PER_CLIENT_PER_HOUR, windowMs: 3_600_000 };
 
 interface SignInLinkRecord {
   email: string;
@@ -23,7 +32,8 @@ interface SignInLinkRecord {
   expires_at: number;
 }
 
-export type SendResult = { sent: true } | { sent: false; error: string };
+/** Whether the mail went out; `retryAfter` (seconds) when a rate limit stopped it. */
+export type SendResult = { sent: true } | { sent: false; error: string; retryAfter?: number };
 
 const emailSchema = z.string({ message: "an email address is required" }).trim().toLowerCase().pipe(z.email({ message: "a valid email address is required" }));
 
@@ -45,19 +55,32 @@ export class SignInLinks {
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(RateLimiter) private readonly limiter: RateLimiter,
     @inject(AccountsService) private readonly accounts: AccountsService,
+    @inject(ExpiringRecords) private readonly expiring: ExpiringRecords,
   ) {}
 
   /**
    * Mails a one-time sign-in link (signing up on first use). Never throws for mail trouble:
-   * the answer says whether the mail went out and, if not, why.
+   * the answer says whether the mail went out and, if not, why. `address` is the client's, which
+   * is limited too; the client is counted first, so one over its limit uses up nobody's quota.
    */
-  async send(emailInput: string, options: { next?: string; intro?: string } = {}): Promise<SendResult> {
+  async send(emailInput: string, options: { next?: string; intro?: string; address?: string } = {}): Promise<SendResult> {
     const email = parseInput(emailSchema, emailInput);
-    const quota = await this.limiter.take({ name: "sign-in-email", max: SIGN_IN_EMAILS_PER_HOUR, windowMs: 3_600_000 }, email);
+    if (options.address) {
+      const quota = await this.limiter.take(PER_CLIENT, options.address);
+      if (!quota.allowed) {
+        return {
+          sent: false,
+          error: `Too many sign-in emails were asked for from your address in the last hour; try again in ${Math.ceil(quota.retryAfter / 60)} minutes.`,
+          retryAfter: quota.retryAfter,
+        };
+      }
+    }
+    const quota = await this.limiter.take(PER_RECIPIENT, email);
     if (!quota.allowed) {
       return {
         sent: false,
         error: `Too many sign-in emails were sent to this address in the last hour; try again in ${Math.ceil(quota.retryAfter / 60)} minutes.`,
+        retryAfter: quota.retryAfter,
       };
     }
     const secret = newSecret();
@@ -66,7 +89,9 @@ export class SignInLinks {
       next: safeNextPath(options.next),
       expires_at: this.clock.now().getTime() + SIGN_IN_LINK_TTL_MS,
     };
-    await this.storage.setItem(`sign-in-links:${sha256(secret)}`, record);
+    const key = `sign-in-links:${sha256(secret)}`;
+    await this.storage.setItem(key, record);
+    await this.expiring.removeAt(record.expires_at, [key]);
     const link = `${this.config.baseUrl}/account/sign-in/confirm?token=${secret}`;
     const intro = options.intro ?? "Use this link to sign in to Reposite.";
     try {

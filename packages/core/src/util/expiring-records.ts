@@ -1,0 +1,117 @@
+import { inject, injectable } from "tsyringe";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { STORAGE, type RecordStorage } from "../ports/storage.js";
+
+/** Removals are grouped by the minute they fall due in: one small index record per minute. */
+export const EXPIRY_BUCKET_MS = 60_000;
+/** How often a process looks for records that fell due. */
+export const EXPIRY_SWEEP_MS = 60_000;
+
+/** The records to remove together; the first is the one that says whether it is really time. */
+type Entry = string[];
+
+const bucketKey = (bucket: number) => `expiring:${bucket}`;
+/** The buckets that hold entries, so a sweep reads only those, never the records at large. */
+const BUCKETS_KEY = "expiring-buckets";
+
+/**
+ * Removes records once they expire (sign-in links, login requests, rate-limit counters), without
+ * ever listing storage: a record is noted in the index bucket of its removal time when it is
+ * written, and a sweep reads only the buckets that fell due. Before removing, the sweep reads the
+ * first record again: if it now carries a later `expires_at` (a rate-limit counter that kept
+ * counting), it is noted for then instead.
+ *
+ * Each process sweeps every `EXPIRY_SWEEP_MS` (the timer does not keep it alive), so records
+ * written before a restart go too; several processes sweeping one storage do no harm.
+ */
+@injectable()
+export class ExpiringRecords {
+  /** Buckets this process knows are listed in `expiring-buckets` (a bucket leaves the list only once due). */
+  private readonly listed = new Set<number>();
+  private sweeping: Promise<number> | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    @inject(STORAGE) private readonly storage: RecordStorage,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(LOCKS) private readonly locks: Locks,
+  ) {
+    this.timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => console.error("[reposite] removing expired records failed:", error));
+    }, EXPIRY_SWEEP_MS);
+    this.timer.unref?.();
+  }
+
+  /** Notes that `keys` are to be removed at `removeAt` (ms since the epoch), checked against `keys[0]`. */
+  async removeAt(removeAt: number, keys: string[]): Promise<void> {
+    // Never into a bucket already due: a sweep may be emptying it.
+    const bucket = Math.max(Math.ceil(removeAt / EXPIRY_BUCKET_MS), this.currentBucket() + 1);
+    await this.locks.withLock(bucketKey(bucket), async () => {
+      if (!this.listed.has(bucket)) {
+        await this.locks.withLock(BUCKETS_KEY, async () => {
+          const buckets = (await this.storage.getItem<number[]>(BUCKETS_KEY)) ?? [];
+          if (!buckets.includes(bucket)) await this.storage.setItem(BUCKETS_KEY, [...buckets, bucket].sort((a, b) => a - b));
+        });
+        this.listed.add(bucket);
+      }
+      const entries = (await this.storage.getItem<Entry[]>(bucketKey(bucket))) ?? [];
+      await this.storage.setItem(bucketKey(bucket), [...entries, keys]);
+    });
+  }
+
+  /**
+   * Removes every record whose time has come; answers how many entries it removed. Reads the list
+   * of buckets and the buckets due, nothing else. Concurrent calls share one sweep.
+   */
+  sweep(): Promise<number> {
+    this.sweeping ??= this.sweepDue().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  /** Stops the timer and waits for a sweep under way; call before the storage is disposed. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
+  }
+
+  private async sweepDue(): Promise<number> {
+    const now = this.clock.now().getTime();
+    const due = ((await this.storage.getItem<number[]>(BUCKETS_KEY)) ?? []).filter((bucket) => bucket * EXPIRY_BUCKET_MS <= now);
+    let removed = 0;
+    for (const bucket of due) {
+      await this.locks.withLock(bucketKey(bucket), async () => {
+        for (const keys of (await this.storage.getItem<Entry[]>(bucketKey(bucket))) ?? []) {
+          if (await this.removeIfDue(keys, now)) removed++;
+        }
+        await this.storage.removeItem(bucketKey(bucket));
+        await this.locks.withLock(BUCKETS_KEY, async () => {
+          const buckets = (await this.storage.getItem<number[]>(BUCKETS_KEY)) ?? [];
+          await this.storage.setItem(BUCKETS_KEY, buckets.filter((listed) => listed !== bucket));
+        });
+        this.listed.delete(bucket);
+      });
+    }
+    return removed;
+  }
+
+  /** Under the first record's lock, so a writer that holds it (the rate limiter) never loses a count. */
+  private removeIfDue(keys: Entry, now: number): Promise<boolean> {
+    const [first] = keys;
+    if (!first) return Promise.resolve(false);
+    return this.locks.withLock(first, async () => {
+      const record = await this.storage.getItem<{ expires_at?: unknown }>(first);
+      const expiresAt = record && typeof record === "object" && typeof record.expires_at === "number" ? record.expires_at : null;
+      if (expiresAt !== null && expiresAt > now) {
+        await this.removeAt(expiresAt, keys);
+        return false;
+      }
+      await Promise.all(keys.map((key) => this.storage.removeItem(key)));
+      return record !== null;
+    });
+  }
+
+  private currentBucket(): number {
+    return Math.floor(this.clock.now().getTime() / EXPIRY_BUCKET_MS);
+  }
+}
