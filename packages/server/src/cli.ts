@@ -1,98 +1,199 @@
-import { parseArgs } from "node:util";
 import { createReposite, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
+import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { settingsFromEnv } from "./config-from-env.js";
 import { startServer } from "./start-server.js";
+import { SERVER_VERSION } from "./version.js";
 
-const USAGE = `Usage:
-  reposite serve                                   run the server (settings from environment variables)
-  reposite admin create-token --email <address> --name <name> [--expires 30d|90d|1y|never]
-                                                   create a token (and the account when new); prints only the secret
-  reposite admin list-accounts                     list every account
-`;
-
-/** Output and exit hooks, so tests can run the CLI in-process. */
+/** Output hooks, so tests can run the CLI in-process. */
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
 }
 
 const processIo: CliIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: (line) => process.stdout.write(`${plainUnlessTerminal(line, process.stdout)}\n`),
+  err: (line) => process.stderr.write(`${plainUnlessTerminal(line, process.stderr)}\n`),
 };
 
-/** Runs one CLI command; resolves to the exit code (`serve` resolves when the server has stopped). */
+/** A wrong command line: the usage of the command it names follows the message. Exit code 2. */
+class UsageError extends Error {}
+
+
+/** Builds the command tree; `io` is where commands write. */
+function commands(io: CliIo): CommandDef {
+  const serve = defineCommand({
+    meta: {
+      name: "reposite serve",
+      description: "Run the server; settings are environment variables (PORT, HOST, REPOSITE_…: see the README)",
+    },
+    args: {},
+    run: async ({ rawArgs }) => {
+      refuseUnknown(rawArgs, {});
+      const server = await startServer();
+      const { config } = server.reposite;
+      io.out(`Reposite listening on ${server.url}`);
+      io.out(`  account page (sign in, API tokens): ${config.baseUrl}/account`);
+      io.out(`  API: ${config.baseUrl} (reference: ${config.baseUrl}/docs/api)`);
+      io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);
+      io.out(`  data: ${config.dataDir}`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          io.out(`Received ${signal}, shutting down.`);
+          server.close().then(resolve, resolve);
+        };
+        process.once("SIGTERM", () => stop("SIGTERM"));
+        process.once("SIGINT", () => stop("SIGINT"));
+      });
+    },
+  });
+
+  const createTokenArgs = {
+    email: { type: "string", description: "the account's email (required); the account is made when new", valueHint: "address" },
+    name: { type: "string", description: "what will use the token, shown in the token list (required)", valueHint: "name" },
+    expires: { type: "string", description: `lifetime: ${TOKEN_LIFETIMES.join(", ")}`, default: "90d", valueHint: "lifetime" },
+  } satisfies ArgsDef;
+  const createToken = defineCommand({
+    meta: {
+      name: "reposite admin create-token",
+      description: "Create an API token (and the account when new); prints only the secret",
+    },
+    args: createTokenArgs,
+    run: async ({ rawArgs, args }) => {
+      refuseUnknown(rawArgs, createTokenArgs);
+      if (!args.email || !args.name) throw new UsageError("--email and --name are required.");
+      if (!TOKEN_LIFETIMES.includes(args.expires as TokenLifetime)) {
+        throw new UsageError(`--expires must be one of ${TOKEN_LIFETIMES.join(", ")}.`);
+      }
+      const reposite = createReposite(settingsFromEnv().reposite);
+      try {
+        const { account, created } = await reposite.accounts.findOrCreate(args.email);
+        const { secret } = await reposite.tokens.create(account.id, {
+          name: args.name,
+          lifetime: args.expires as TokenLifetime,
+          source: "operator",
+        });
+        if (created) io.err(`Created account ${account.email} (${account.id}).`);
+        io.out(secret);
+      } finally {
+        await reposite.close();
+      }
+    },
+  });
+
+  const listAccounts = defineCommand({
+    meta: { name: "reposite admin list-accounts", description: "List every account: id, email, creation time (tab-separated)" },
+    args: {},
+    run: async ({ rawArgs }) => {
+      refuseUnknown(rawArgs, {});
+      const reposite = createReposite(settingsFromEnv().reposite);
+      try {
+        for (const account of await reposite.accounts.list()) io.out(`${account.id}\t${account.email}\t${account.created_at}`);
+      } finally {
+        await reposite.close();
+      }
+    },
+  });
+
+  const admin = defineCommand({
+    meta: { name: "reposite admin", description: "Operator tasks on the data directory (REPOSITE_DATA_DIR)" },
+    subCommands: { "create-token": createToken, "list-accounts": listAccounts },
+  });
+
+  return defineCommand({
+    meta: {
+      name: "reposite",
+      version: SERVER_VERSION,
+      description: "Reposite: a repository link in, a product website out",
+    },
+    subCommands: { serve, admin },
+  });
+}
+
+/**
+ * Runs one CLI command; resolves to the exit code (`serve` resolves when the server has stopped):
+ * 0 done (help and version included), 1 the command failed, 2 the command line is wrong.
+ */
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [command, subcommand, ...rest] = argv;
+  const root = commands(io);
+  const [named, known] = await namedCommand(root, argv);
   try {
-    if (command === "serve") return await serve(io);
-    if (command === "admin" && subcommand === "create-token") return await createToken(rest, io);
-    if (command === "admin" && subcommand === "list-accounts") return await listAccounts(io);
-    if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-      io.out(USAGE);
+    if (argv.includes("--help") || argv.includes("-h") || (argv.length === 1 && argv[0] === "help")) {
+      io.out(await usage(named));
       return 0;
     }
-    io.err(`Unknown command: ${argv.join(" ")}\n\n${USAGE}`);
-    return 2;
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+      io.out(SERVER_VERSION);
+      return 0;
+    }
+    if (argv.length === 0) {
+      io.out(await usage(root));
+      return 0;
+    }
+    // A word that names no command: citty would take it as an argument of the last one known.
+    if (known < argv.length && !argv[known]!.startsWith("-") && (await hasSubCommands(named))) {
+      throw new UsageError(`Unknown command: ${argv.slice(0, known + 1).join(" ")}`);
+    }
+    await runCommand(root, { rawArgs: argv });
+    return 0;
   } catch (error) {
+    if (error instanceof UsageError || (error as Error).name === "CLIError") {
+      io.err(`${(error as Error).message}\n\n${await usage(named)}`);
+      return 2;
+    }
     io.err(`reposite: ${(error as Error).message}`);
     return 1;
   }
 }
 
-async function serve(io: CliIo): Promise<number> {
-  const server = await startServer();
-  const { config } = server.reposite;
-  io.out(`Reposite listening on ${server.url}`);
-  io.out(`  API and account pages: ${config.baseUrl}`);
-  io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);
-  io.out(`  data: ${config.dataDir}`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      io.out(`Received ${signal}, shutting down.`);
-      server.close().then(resolve, resolve);
-    };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
-  });
-  return 0;
+/** A command's help text, without the padding citty leaves at line ends. */
+async function usage(command: CommandDef): Promise<string> {
+  return (await renderUsage(command)).replace(/[ \t]+$/gm, "");
 }
 
-async function createToken(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { email: { type: "string" }, name: { type: "string" }, expires: { type: "string", default: "90d" } },
-    strict: true,
-  });
-  if (!values.email || !values.name) {
-    io.err(`--email and --name are required.\n\n${USAGE}`);
-    return 2;
+/** The deepest command the words of `argv` name, and how many words that took. */
+async function namedCommand(root: CommandDef, argv: string[]): Promise<[CommandDef, number]> {
+  let command = root;
+  let used = 0;
+  for (const word of argv) {
+    if (word.startsWith("-")) break;
+    const subCommands = await resolve(command.subCommands);
+    const next = subCommands?.[word];
+    if (!next) break;
+    command = await resolve(next);
+    used += 1;
   }
-  if (!TOKEN_LIFETIMES.includes(values.expires as TokenLifetime)) {
-    io.err(`--expires must be one of ${TOKEN_LIFETIMES.join(", ")}.`);
-    return 2;
-  }
-  const reposite = createReposite(settingsFromEnv().reposite);
-  try {
-    const { account, created } = await reposite.accounts.findOrCreate(values.email);
-    const { secret } = await reposite.tokens.create(account.id, {
-      name: values.name,
-      lifetime: values.expires as TokenLifetime,
-    });
-    if (created) io.err(`Created account ${account.email} (${account.id}).`);
-    io.out(secret);
-    return 0;
-  } finally {
-    await reposite.close();
-  }
+  return [command, used];
 }
 
-async function listAccounts(io: CliIo): Promise<number> {
-  const reposite = createReposite(settingsFromEnv().reposite);
-  try {
-    for (const account of await reposite.accounts.list()) io.out(`${account.id}\t${account.email}\t${account.created_at}`);
-    return 0;
-  } finally {
-    await reposite.close();
+async function hasSubCommands(command: CommandDef): Promise<boolean> {
+  return Object.keys((await resolve(command.subCommands)) ?? {}).length > 0;
+}
+
+/** Options the command does not have are refused, so a typo never silently does nothing. */
+function refuseUnknown(rawArgs: string[], args: ArgsDef): void {
+  const known = new Set(Object.keys(args));
+  for (const word of rawArgs) {
+    if (word === "--") break;
+    if (!word.startsWith("-")) continue;
+    const name = word.replace(/^--?/, "").split("=")[0]!;
+    if (!known.has(name)) throw new UsageError(`Unknown option: ${word.split("=")[0]}`);
   }
+  const extra = rawArgs.filter((word, index) => !word.startsWith("-") && !isOptionValue(rawArgs, index, args));
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+}
+
+function isOptionValue(rawArgs: string[], index: number, args: ArgsDef): boolean {
+  const previous = rawArgs[index - 1];
+  if (!previous?.startsWith("-") || previous.includes("=")) return false;
+  const definition = args[previous.replace(/^--?/, "")];
+  return definition?.type === "string" || definition?.type === "enum";
+}
+
+async function resolve<T>(value: T | Promise<T> | (() => T) | (() => Promise<T>)): Promise<T> {
+  return typeof value === "function" ? (value as () => T | Promise<T>)() : value;
+}
+
+/** citty colours its usage unless NO_COLOR is set; a pipe or a file gets plain text. */
+function plainUnlessTerminal(text: string, stream: NodeJS.WriteStream): string {
+  return stream.isTTY ? text : text.replace(/\x1b\[[0-9;]*m/g, "");
 }

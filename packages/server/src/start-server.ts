@@ -1,6 +1,7 @@
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
 import { createReposite, type Reposite } from "@reposite/core";
 import { toNodeHandler } from "h3";
-import { listen } from "listhen";
 import { createApp } from "./app.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
@@ -9,34 +10,33 @@ export interface RunningServer {
   /** Where the server answers, for example `http://127.0.0.1:3000`. */
   url: string;
   reposite: Reposite;
-  /** Stops accepting connections, then lets go of storage. */
+  /** Stops accepting connections, lets requests under way finish, then lets go of storage. */
   close(): Promise<void>;
 }
 
 /**
  * Starts the reference server. Settings come from the environment unless given; pass a
- * composed `reposite` to serve an embedder's own composition.
+ * composed `reposite` to serve an embedder's own composition. A busy port rejects with an error
+ * that names it: a server that moved to another port would print addresses nobody answers.
  */
 export async function startServer(
   options: { settings?: ServerSettings; reposite?: Reposite } = {},
 ): Promise<RunningServer> {
   const settings = options.settings ?? settingsFromEnv();
-  const reposite = options.reposite ?? createReposite(settings.reposite);
   const { port, hostname } = settings.listen;
+  const reposite = options.reposite ?? createReposite(settings.reposite);
   const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
   // Published pages already in memory are answered before h3; everything else goes through the app.
-  const listener = await listen(siteNodeHandler(reposite, toNodeHandler(app)), {
-    // A busy port is an error for a server, not a reason to move to another one.
-    port: port === 0 ? { random: true, host: hostname } : { port, portRange: [port, port], alternativePortRange: [port, port], host: hostname },
-    hostname,
-    showURL: false,
-    autoClose: false,
-    qr: false,
-    public: false,
-    tunnel: false,
-    ws: false,
-  });
-  const address = listener.server.address();
+  const server = createServer(siteNodeHandler(reposite, toNodeHandler(app)));
+  const shutdown = gracefulShutdown(server);
+  try {
+    await listen(server, port, hostname);
+  } catch (error) {
+    // Only an embedder's own composition outlives a failed start.
+    if (!options.reposite) await reposite.close();
+    throw error;
+  }
+  const address = server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   let closing: Promise<void> | undefined;
@@ -45,8 +45,57 @@ export async function startServer(
     reposite,
     close: () =>
       (closing ??= (async () => {
-        await listener.close();
+        await shutdown();
         await reposite.close();
       })()),
   };
+}
+
+function listen(server: Server, port: number, hostname: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") {
+        reject(new Error(`Port ${port} on ${hostname} is already in use. Stop what holds it, or set PORT to another port (PORT=0 picks a free one).`));
+      } else if (error.code === "EACCES") {
+        reject(new Error(`Listening on port ${port} of ${hostname} is not allowed for this user (ports below 1024 usually need privileges). Set PORT to another port.`));
+      } else if (error.code === "EADDRNOTAVAIL") {
+        reject(new Error(`${hostname} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for every interface.`));
+      } else {
+        reject(error);
+      }
+    };
+    server.once("error", failed);
+    server.listen(port, hostname, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Closing waits for requests under way (a job stream included) and drops idle keep-alive
+ * connections at once, and each busy one as soon as its answer is sent.
+ */
+function gracefulShutdown(server: Server): () => Promise<void> {
+  const busy = new WeakSet<Socket>();
+  const sockets = new Set<Socket>();
+  let stopping = false;
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  server.on("request", (req, res) => {
+    busy.add(req.socket);
+    res.once("finish", () => {
+      busy.delete(req.socket);
+      if (stopping) req.socket.destroy();
+    });
+  });
+  let closed: Promise<void> | undefined;
+  return () =>
+    (closed ??= new Promise<void>((resolve) => {
+      stopping = true;
+      server.close(() => resolve());
+      for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+    }));
 }
