@@ -1,3 +1,4 @@
+import { copyFile } from "node:fs/promises";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -7,4 +8,6 @@ export default defineConfig({
   clean: true,
   target: "node20",
   sourcemap: true,
+  // The API reference travels with the server, so `/docs/api` reads without the repository.
+  onSuccess: () => copyFile(new URL("../../docs/http-api.md", import.meta.url), new URL("./dist/http-api.md", import.meta.url)),
 });

@@ -8,6 +8,7 @@ import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { designRoutes } from "./routes/designs.js";
 import { discourseRoutes } from "./routes/discourse.js";
 import { healthRoutes } from "./routes/health.js";
+import { homeRoutes } from "./routes/home.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
 import { generationRoutes } from "./routes/generation.js";
@@ -53,6 +54,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   );
   app.use((event) => refusePreflight(event));
   healthRoutes(app, reposite);
+  homeRoutes(app, reposite);
   designRoutes(app);
   projectRoutes(app, reposite);
   agentRoutes(app, reposite, options);
