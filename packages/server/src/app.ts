@@ -67,7 +67,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   publishingRoutes(app, reposite);
   memberRoutes(app, reposite);
   if (options.discourse) discourseRoutes(app, reposite, options.discourse);
-  accountPageRoutes(app, reposite);
+  accountPageRoutes(app, reposite, options);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);
   return app;

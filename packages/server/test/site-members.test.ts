@@ -265,14 +265,15 @@ describe("site members over a socket", () => {
     expect(elsewhere.status).toBe(302);
   });
 
-  it("marks the cookie Secure on an https site", async () => {
+  it("marks the cookie Secure on an https site, with the __Host- prefix", async () => {
     await storage.setItem("published-sites:secure-site", snapshot(siteId, "acct", "secure-site", { https: true }));
     const response = await site("/auth/sign-in", {
       host: "secure-site.sites.test",
       form: { email: "ada@example.com", password: "analytical-engine" },
-      headers: { origin: "http://secure-site.sites.test" },
+      headers: { origin: "https://secure-site.sites.test" },
     });
-    expect(memberCookie(response)).toMatch(/;\s*Secure/i);
+    const line = ([] as string[]).concat(response.headers["set-cookie"] ?? []).find((c) => c.startsWith(`__Host-${MEMBER_COOKIE}=`));
+    expect(line).toMatch(/;\s*Secure/i);
   });
 
   it("lets signed-in members post in the forum with their session's token", async () => {

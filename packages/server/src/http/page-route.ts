@@ -25,7 +25,7 @@ export async function readPageForm(
   reposite: Reposite,
   event: H3Event,
 ): Promise<{ form: URLSearchParams; current: CurrentSession | null }> {
-  assertSameOrigin(event);
+  assertSameOrigin(event, reposite.config.baseUrl);
   const form = await readFormBody(event);
   const current = await currentSession(reposite, event);
   if (current) assertCsrfToken(current, form.get("csrf"));

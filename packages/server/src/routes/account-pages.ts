@@ -1,6 +1,7 @@
 import { RepositeError, safeNextPath, type Reposite, type TokenLifetime } from "@reposite/core";
-import { getCookie, getQuery, getRouterParam, type H3 } from "h3";
-import { currentSession, endSession, requireBrowserSession, SESSION_COOKIE, startSession } from "../http/browser-session.js";
+import { getQuery, getRouterParam, type H3 } from "h3";
+import { currentSession, endSession, requireBrowserSession, sessionSecret, startSession } from "../http/browser-session.js";
+import { clientAddress } from "../http/client-address.js";
 import { pageRoute, readPageForm, seeOther, toPageSession } from "../http/page-route.js";
 import { accountPage } from "../pages/account-page.js";
 import { billingPage } from "../pages/billing-page.js";
@@ -17,9 +18,10 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 
 /**
  * The account pages: sign in or up with a mailed one-time link, sign out, tokens (made only
- * here, by a person), and the billing portal.
+ * here, by a person), and the billing portal. `trustProxy`: believe `X-Forwarded-For` for the
+ * client's address, which sign-in mail is limited by.
  */
-export function accountPageRoutes(app: H3, reposite: Reposite): void {
+export function accountPageRoutes(app: H3, reposite: Reposite, options: { trustProxy?: boolean } = {}): void {
   app.get(
     "/account",
     pageRoute(async (event) => {
@@ -44,14 +46,20 @@ export function accountPageRoutes(app: H3, reposite: Reposite): void {
       const email = (form.get("email") ?? "").trim();
       let result;
       try {
-        result = await reposite.signInLinks.send(email, { next });
+        result = await reposite.signInLinks.send(email, { next, address: clientAddress(event, options.trustProxy ?? false) });
       } catch (error) {
         if (RepositeError.isInstance(error) && error.status === 422) {
           return pageResponse(signInPage({ next, email, error: "Enter a valid email address." }), 400);
         }
         throw error;
       }
-      if (!result.sent) return pageResponse(signInPage({ next, email, error: result.error }), 503);
+      if (!result.sent) {
+        // A rate limit is the client's to wait out (429); anything else is the mail's trouble (503).
+        if (result.retryAfter !== undefined) {
+          return pageResponse(signInPage({ next, email, error: result.error }), 429, { "retry-after": String(result.retryAfter) });
+        }
+        return pageResponse(signInPage({ next, email, error: result.error }), 503);
+      }
       return seeOther(`/account/sign-in/sent?next=${encodeURIComponent(next)}`);
     }),
   );
@@ -80,7 +88,7 @@ export function accountPageRoutes(app: H3, reposite: Reposite): void {
       const { form, current } = await readPageForm(reposite, event);
       const { account, next } = await reposite.signInLinks.consume(form.get("token") ?? "");
       // A new session every sign-in; the one this browser had (maybe another account's) ends.
-      if (current) await reposite.sessions.destroy(getCookie(event, SESSION_COOKIE)!);
+      if (current) await reposite.sessions.destroy(sessionSecret(reposite, event)!);
       await startSession(reposite, event, account.id);
       return seeOther(safeNextPath(next));
     }),

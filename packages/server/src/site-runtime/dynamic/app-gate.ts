@@ -26,12 +26,15 @@ export type AppForwarder = (request: AppRequest) => Promise<Response>;
 /** A header value must be a ByteString; an email outside ASCII travels percent-encoded. */
 const headerValue = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value));
 
+/** The member cookie's names on http and https sites. */
+const MEMBER_COOKIE_NAMES = new Set([MEMBER_COOKIE, `__Host-${MEMBER_COOKIE}`]);
+
 /** The Cookie header without the member session cookie, or null when nothing is left. */
 function withoutMemberCookie(cookie: string): string | null {
   const kept = cookie
     .split(";")
     .map((part) => part.trim())
-    .filter((part) => part && part.split("=")[0]!.trim() !== MEMBER_COOKIE);
+    .filter((part) => part && !MEMBER_COOKIE_NAMES.has(part.split("=")[0]!.trim()));
   return kept.length ? kept.join("; ") : null;
 }
 

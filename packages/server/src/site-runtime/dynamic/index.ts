@@ -8,5 +8,5 @@ export {
   type AppForwarder,
   type AppRequest,
 } from "./app-gate.js";
-export { MEMBER_COOKIE } from "./member-session.js";
+export { MEMBER_COOKIE, memberCookieName } from "./member-session.js";
 export { discourseFromEnv } from "./discourse-env.js";

@@ -101,8 +101,8 @@ function signInPath(next: string): string {
 /**
  * The handler for `/auth/*`, `/community*` and `/app*` on a site host. Pages are drawn in the
  * site's design; errors are pages too, never JSON. Every POST must come from the site itself
- * (Origin, or Referer, names the site's host); forms of signed-in pages also carry the session's
- * CSRF token.
+ * (Origin, or Referer, names the site's scheme, host and port); forms of signed-in pages also
+ * carry the session's CSRF token.
  */
 export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynamicOptions = {}): SiteDynamicHandler {
   const { members, forum } = reposite;
@@ -141,7 +141,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   }
 
   async function credentialsPost(req: SiteRequest, form: AuthForm): Promise<Response> {
-    assertSameOrigin(req.event);
+    assertSameOrigin(req.event, req.site.url);
     const body = await readFormBody(req.event);
     const next = nextOf(req, body);
     const email = body.get("email") ?? "";
@@ -164,7 +164,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   }
 
   async function signOut(req: SiteRequest): Promise<Response> {
-    assertSameOrigin(req.event);
+    assertSameOrigin(req.event, req.site.url);
     const body = await readFormBody(req.event);
     if (req.current) assertMemberCsrf(req.current, body.get("csrf"));
     await endMemberSession(members, req.event, req.site);
@@ -182,7 +182,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   }
 
   async function newThread(req: SiteRequest): Promise<Response> {
-    assertSameOrigin(req.event);
+    assertSameOrigin(req.event, req.site.url);
     const body = await readFormBody(req.event);
     if (!req.current) return seeOther(signInPath("/community"));
     assertMemberCsrf(req.current, body.get("csrf"));
@@ -202,7 +202,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   }
 
   async function reply(req: SiteRequest, threadId: string): Promise<Response> {
-    assertSameOrigin(req.event);
+    assertSameOrigin(req.event, req.site.url);
     const body = await readFormBody(req.event);
     if (!req.current) return seeOther(signInPath(`/community/t/${threadId}`));
     assertMemberCsrf(req.current, body.get("csrf"));
