@@ -78,6 +78,8 @@ export class ExpiringRecords {
   private async sweepDue(): Promise<number> {
     const now = this.clock.now().getTime();
     const due = ((await this.storage.getItem<number[]>(BUCKETS_KEY)) ?? []).filter((bucket) => bucket * EXPIRY_BUCKET_MS <= now);
+    // Buckets another process swept are never written again: forget them here too.
+    for (const bucket of this.listed) if (bucket * EXPIRY_BUCKET_MS <= now) this.listed.delete(bucket);
     let removed = 0;
     for (const bucket of due) {
       await this.locks.withLock(bucketKey(bucket), async () => {
