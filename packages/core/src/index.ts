@@ -15,6 +15,7 @@ export { REPO_HOSTS, type RepoHost, type RepoLink, type RepoFacts, type RepoAcce
 
 export { systemClock } from "./defaults/system-clock.js";
 export { randomIds } from "./defaults/random-ids.js";
+export { isWellFormedId, idField, type IdPrefix } from "./util/record-ids.js";
 export { createInProcessLocks } from "./defaults/in-process-locks.js";
 export { crashSafeFsDriver, type CrashSafeFsOptions } from "./defaults/crash-safe-fs-driver.js";
 

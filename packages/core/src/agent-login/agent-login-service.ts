@@ -12,6 +12,7 @@ import { SignInLinks } from "../sessions/sign-in-links.js";
 import { TokensService } from "../tokens/tokens-service.js";
 import { ExpiringRecords } from "../util/expiring-records.js";
 import { RateLimiter } from "../util/rate-limiter.js";
+import { idField, isWellFormedId } from "../util/record-ids.js";
 import { constantTimeEqual, randomString } from "../util/secrets.js";
 import { parseInput } from "../util/validation.js";
 import {
@@ -35,7 +36,7 @@ const startSchema = z.strictObject({
 });
 
 const exchangeSchema = z.strictObject({
-  request_id: z.string({ message: "request_id is required" }).min(1).max(100),
+  request_id: idField("login", "request_id"),
   code: z.string({ message: "code is required" }).min(1).max(20),
 });
 
@@ -217,7 +218,7 @@ export class AgentLoginService {
   }
 
   private async byVerificationId(verificationId: string): Promise<LoginRequestRecord> {
-    const id = await this.storage.getItem<string>(verificationKey(verificationId));
+    const id = isWellFormedId(verificationId, "verify") ? await this.storage.getItem<string>(verificationKey(verificationId)) : null;
     const record = id ? await this.storage.getItem<LoginRequestRecord>(requestKey(id)) : null;
     if (!record) throw new RepositeError(404, "This login link is not known. Ask the program to start a new login.", "not_found");
     return record;

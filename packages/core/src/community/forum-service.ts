@@ -8,6 +8,7 @@ import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import type { PublishedSite } from "../sites/published-site.js";
 import { RateLimiter, type RateLimit } from "../util/rate-limiter.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { toReplyView, toThreadView, type ReplyRecord, type ReplyView, type ThreadRecord, type ThreadView, type ThreadWithReplies } from "./thread.js";
@@ -155,7 +156,7 @@ function assertOpen(site: ForumSite): void {
 
 /** Ids come from URLs: anything but an id's characters is no thread (and never reaches a storage key). */
 function assertThreadId(threadId: string): void {
-  if (!/^[a-z0-9_]{1,64}$/.test(threadId)) throw notFound("There is no such thread. It may have been removed.", "thread_not_found");
+  if (!isWellFormedId(threadId, "thread")) throw notFound("There is no such thread. It may have been removed.", "thread_not_found");
 }
 
 function assertMember(site: ForumSite, author: MemberView | null): MemberView {

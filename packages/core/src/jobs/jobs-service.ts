@@ -6,6 +6,7 @@ import { EVENTS, type EventBus } from "../ports/events.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp, parseTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { Inbox } from "./inbox.js";
@@ -118,8 +119,6 @@ const jobChannel = (jobId: string) => `jobs:${jobId}`;
 const controlChannel = (jobId: string) => `job-control:${jobId}`;
 /** The ids of the jobs in storage (running, or ended and not forgotten yet): all a sweep reads. */
 const INDEX_KEY = "job-index";
-/** Ids go into storage keys: anything else (a `:` above all) is simply not a job. */
-const JOB_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 const startSchema = z.object({
   ownerId: z.string().min(1),
@@ -366,7 +365,8 @@ export class JobsService {
    * stored one, forgotten when its time is up, and `aborted` when its process stopped.
    */
   private async load(jobId: string): Promise<JobRecord | null> {
-    if (!JOB_ID.test(jobId)) return null;
+    // Ids go into storage keys: anything else (a `:` above all) is simply not a job.
+    if (!isWellFormedId(jobId, "job")) return null;
     const job = this.local.get(jobId);
     if (job) {
       // A job being ended here is answered once its last deltas and record are stored.

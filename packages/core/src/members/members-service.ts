@@ -7,6 +7,7 @@ import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { RateLimiter, type RateLimit } from "../util/rate-limiter.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { newSecret, sha256 } from "../util/secrets.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
@@ -53,6 +54,8 @@ const emailKey = (siteId: string, email: string) => `member-emails:${siteId}:${s
 /** The site's members in registration order, so a list reads one index and the records. */
 const siteIndexKey = (siteId: string) => `site-members:${siteId}`;
 const sessionKey = (secret: string) => `member-sessions:${sha256(secret)}`;
+/** Ids given to `get` and `createSession` go into keys: a malformed one is no member. */
+const isMemberKeyPart = (siteId: string, memberId: string) => isWellFormedId(siteId, "site") && isWellFormedId(memberId, "member");
 
 /**
  * People who register on published sites, and their sessions there. Members are kept by
@@ -135,6 +138,7 @@ export class MembersService {
   }
 
   async get(siteId: string, memberId: string): Promise<MemberView | null> {
+    if (!isMemberKeyPart(siteId, memberId)) return null;
     const record = await this.storage.getItem<MemberRecord>(memberKey(siteId, memberId));
     return record ? toMemberView(record) : null;
   }
@@ -175,7 +179,8 @@ export class MembersService {
     return id ? this.storage.getItem<MemberRecord>(memberKey(siteId, id)) : null;
   }
 
-  private modify(siteId: string, memberId: string, change: (record: MemberRecord) => MemberRecord): Promise<MemberRecord | null> {
+  private async modify(siteId: string, memberId: string, change: (record: MemberRecord) => MemberRecord): Promise<MemberRecord | null> {
+    if (!isMemberKeyPart(siteId, memberId)) return null;
     const key = memberKey(siteId, memberId);
     return this.locks.withLock(key, async () => {
       const record = await this.storage.getItem<MemberRecord>(key);

@@ -8,6 +8,7 @@ import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import type { PageKind, ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
+import { idField, isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import {
@@ -28,7 +29,7 @@ const customSchema = z.strictObject({
 
 const actualSchema = z.strictObject({
   kind: kindSchema,
-  version_id: z.string({ message: "version_id is required" }).min(1).max(100),
+  version_id: idField("ver", "version_id"),
 });
 
 const versionKey = (id: string) => `page-versions:${id}`;
@@ -60,7 +61,7 @@ export class PageVersionsService {
   }
 
   async get(ownerId: string, versionId: string): Promise<PageVersionDetail> {
-    const record = await this.storage.getItem<PageVersionRecord>(versionKey(versionId));
+    const record = isWellFormedId(versionId, "ver") ? await this.storage.getItem<PageVersionRecord>(versionKey(versionId)) : null;
     if (!record || record.owner_id !== ownerId) throw notFound("Page version not found.");
     const project = await this.projects.getOwned(ownerId, record.site_id);
     return { ...view(record, project), html: record.html };

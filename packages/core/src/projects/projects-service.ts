@@ -7,6 +7,7 @@ import { IDS, type IdGenerator } from "../ports/ids.js";
 import { authRedirectRefusal } from "../members/auth-redirect-rule.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { PublishedSiteStore } from "../sites/published-site-store.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
@@ -68,7 +69,7 @@ export class ProjectsService {
 
   /** The caller's project, or `404` when it is missing or someone else's (no difference is shown). */
   async getOwned(ownerId: string, id: string): Promise<ProjectRecord> {
-    const project = await this.store.get(id);
+    const project = isWellFormedId(id, "site") ? await this.store.get(id) : null;
     if (!project || project.owner_id !== ownerId) throw notFound("Project not found.");
     return project;
   }

@@ -7,6 +7,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp, parseTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import {
@@ -119,6 +120,7 @@ export class TokensService {
 
   /** Revokes one of the account's tokens; the next request with it answers `401`. */
   async revoke(accountId: string, tokenId: string): Promise<void> {
+    if (!isWellFormedId(tokenId, "tok")) throw notFound("Token not found.");
     await this.locks.withLock(recordKey(tokenId), async () => {
       const record = await this.storage.getItem<TokenRecord>(recordKey(tokenId));
       if (!record || record.account_id !== accountId || record.revoked_at) throw notFound("Token not found.");
