@@ -37,6 +37,7 @@ export class LogoFetcher {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume();
+        if (!URL.canParse(response.headers.location, current)) throw unavailable(url, "it redirects to an address that is not a valid URL.");
         current = new URL(response.headers.location, current).href;
         continue;
       }
@@ -63,6 +64,7 @@ export class LogoFetcher {
   }
 
   private get(target: string, original: string): Promise<IncomingMessage> {
+    if (!URL.canParse(target)) return Promise.reject(unavailable(original, "it is not a valid URL."));
     const parsed = new URL(target);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
       return Promise.reject(unavailable(original, `it leads to ${parsed.protocol} addresses, not http(s).`));

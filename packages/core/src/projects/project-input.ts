@@ -7,7 +7,12 @@ const httpUrl = z
   .string()
   .trim()
   .max(2048, "at most 2048 characters")
-  .refine((value) => value === "" || /^https?:\/\/[^\s]+$/i.test(value), "must be an http(s) URL or empty");
+  .refine((value) => value === "" || isHttpUrl(value), "must be an http(s) URL or empty");
+
+/** What the logo fetcher can request: an absolute http(s) URL that parses (`%2509` in a host does not). */
+function isHttpUrl(value: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value);
+}
 
 /** Google Analytics 4 (`G-…`) and Universal Analytics (`UA-…-…`) ids, or "" to remove. */
 const gaId = z
