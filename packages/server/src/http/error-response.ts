@@ -36,7 +36,7 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
   const extra: Record<string, string> = {};
   if (typeof body.retry_after === "number") extra["retry-after"] = String(body.retry_after);
   if (status === 401) extra["www-authenticate"] = 'Bearer realm="reposite"';
-  // The rest of an oversized body is never read, so this connection cannot carry another request.
+  // An oversized body is read only so far (see readBodyText): the connection cannot carry another request.
   if (status === 413) extra["connection"] = "close";
   if (isPageRequest(event) && !event.req.headers.has("authorization")) {
     const code = typeof body.code === "string" ? body.code : undefined;

@@ -1,5 +1,6 @@
 import { RepositeError } from "@reposite/core";
-import { assertBodySize, type H3Event } from "h3";
+import type { H3Event } from "h3";
+import { readBodyText } from "./body-text.js";
 
 /** Page forms carry a few short fields; nothing a person types comes near this. */
 export const FORM_BODY_LIMIT = 64 * 1024;
@@ -12,18 +13,12 @@ export async function readFormBody(event: H3Event, limit = FORM_BODY_LIMIT): Pro
   const request = event.req;
   const length = request.headers.get("content-length");
   if (!request.body || length === "0") return new URLSearchParams();
+  // Read before any answer, even one that does not need it, so the client reads that answer.
+  const text = await readBodyText(event, limit);
+  if (text === null) throw new RepositeError(413, `The form is larger than ${limit} bytes.`, "body_too_large");
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
     throw new RepositeError(415, "Send the form as application/x-www-form-urlencoded.", "unsupported_media_type");
   }
-  try {
-    assertBodySize(event, limit);
-    // assertBodySize swaps in a size-counting request: read from event.req, not the one taken above.
-    return new URLSearchParams(await event.req.text());
-  } catch (error) {
-    if ((error as { status?: number }).status === 413) {
-      throw new RepositeError(413, `The form is larger than ${limit} bytes.`, "body_too_large");
-    }
-    throw error;
-  }
+  return new URLSearchParams(text);
 }
