@@ -230,6 +230,7 @@ function defaultRepoHosts(options: CreateRepositeOptions, config: RepositeConfig
   if (options.gitHosts?.length) {
     hosts.push(createGitRepoHost({ hosts: options.gitHosts, workDir: resolve(config.dataDir, "tmp/git") }));
   }
-  if (options.localRepos?.length) hosts.push(createLocalRepoHost({ folders: options.localRepos }));
+  // The data directory stays unreadable even when it sits inside an allowed checkout.
+  if (options.localRepos?.length) hosts.push(createLocalRepoHost({ folders: options.localRepos, hidden: [config.dataDir] }));
   return hosts;
 }

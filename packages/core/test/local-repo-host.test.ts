@@ -190,6 +190,27 @@ describe("createLocalRepoHost", () => {
     expect((await host.getRepository(link(linked)))?.description).toBe("");
   });
 
+  it("never reads the server's own data directory, even inside an allowed folder", async () => {
+    const data = join(folders.plain, ".data");
+    await mkdir(join(data, "records"), { recursive: true });
+    await writeFile(join(data, "secret.key"), "k\n");
+    const guarded = createLocalRepoHost({ folders: [folders.allowed], hidden: [data] });
+    expect(guarded.parseLink(data)).toBeNull();
+    expect(guarded.parseLink(join(data, "records"))).toBeNull();
+    const tree = await files(await guarded.getSourceArchive(guarded.parseLink(folders.plain)!));
+    expect([...tree.keys()].sort()).toEqual(["README.md", "hello.txt", "src/index.js"]);
+    await rm(data, { recursive: true });
+  });
+
+  it("reads a checkout as a plain folder on a machine without git", async () => {
+    const noGit = createLocalRepoHost({ folders: [folders.allowed], git: join(folders.root, "no-such-git") });
+    const checkout = noGit.parseLink(folders.checkout)!;
+    expect(await noGit.getRepository(checkout)).toMatchObject({ name: "checkout", defaultBranch: "HEAD" });
+    const tree = await files(await noGit.getSourceArchive(checkout));
+    expect(tree.get("uncommitted.txt")).toBe("not in the archive\n");
+    expect([...tree.keys()].some((path) => path.startsWith(".git/"))).toBe(false);
+  });
+
   it("answers null for a missing folder or a file, and names the allowed folder as the example", async () => {
     expect(await host.getRepository(link(join(folders.allowed, "missing")))).toBeNull();
     expect(await host.getRepository(link(join(folders.plain, "hello.txt")))).toBeNull();

@@ -18,9 +18,14 @@ export interface LocalRepoHostOptions {
    * name what the operator opened. Each must exist when the host is made.
    */
   folders: string[];
+  /**
+   * Folders never read, even inside an allowed folder: the server's own data directory (its
+   * records and secret key), which may well sit inside a checkout the operator allows.
+   */
+  hidden?: string[];
   /** The git binary, used for folders that are git checkouts. Default `git` on the PATH. */
   git?: string;
-  /** Time limit of one git command in milliseconds. Default 60 000. */
+  /** Time limit of one git command in milliseconds. Default 60 000. Without git, every folder is a plain folder. */
   timeoutMs?: number;
 }
 
@@ -48,16 +53,15 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
       throw new Error(`[reposite] [local repos] "${folder}" is not a folder of this machine.`);
     }
   });
-  const isAllowed = (path: string) => allowed.some((folder) => path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep));
+  const hidden = (options.hidden ?? []).map((folder) => canonicalPath(resolve(folder)));
+  const isAllowed = (path: string) => allowed.some((folder) => isInside(path, folder)) && !hidden.some((folder) => isInside(path, folder));
 
   const git = (args: string[], cwd: string) =>
     new Promise<string | null>((resolvePromise, reject) => {
       execFile(gitBinary, args, { cwd, env, timeout, encoding: "utf8", windowsHide: true }, (error, stdout) => {
         if (!error) return resolvePromise(stdout.trim());
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-          return reject(new RepositeError(502, `The git command "${gitBinary}" was not found on this server.`, "repohost_unavailable"));
-        }
-        resolvePromise(null); // git said no: not a checkout, no such ref
+        // git said no (not a checkout, no such ref), or there is no git: folders are then plain folders.
+        resolvePromise(null);
       });
     });
 
@@ -139,7 +143,7 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
       } else if (ref !== undefined && ref !== "HEAD") {
         throw refNotFound(repo, ref); // a plain folder has no branches
       }
-      return workingTreeArchive(folder, `${repo.name}/`);
+      return workingTreeArchive(folder, `${repo.name}/`, (path) => hidden.some((folder) => isInside(path, folder)));
     },
   };
 }
@@ -193,8 +197,13 @@ async function readmeOf(folder: string): Promise<string | null> {
   return null;
 }
 
-/** The working tree as a gzipped tarball under `prefix`, read file by file as the reader asks. */
-function workingTreeArchive(folder: string, prefix: string): ReadableStream<Uint8Array> {
+/** True when `path` is `folder` or inside it. */
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/** The working tree as a gzipped tarball under `prefix`, read file by file as the reader asks; `skip` leaves paths out. */
+function workingTreeArchive(folder: string, prefix: string, skip: (path: string) => boolean): ReadableStream<Uint8Array> {
   const tar = pack();
   const gzip = createGzip();
   tar.pipe(gzip);
@@ -216,8 +225,8 @@ function workingTreeArchive(folder: string, prefix: string): ReadableStream<Uint
     const entries: Dirent[] = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       if (stopped) return;
-      if (SKIPPED.has(entry.name)) continue;
       const full = join(dir, entry.name);
+      if (SKIPPED.has(entry.name) || skip(full)) continue;
       // lstat: a symbolic link is never followed, so nothing outside the folder is read.
       const info = await lstat(full);
       if (info.isDirectory()) {
