@@ -1,12 +1,28 @@
 // The quick start: the reference server on its embedded defaults, doing its main job — a
-// repository link in, a published website out.
-// Usage: npm run quickstart [-- <repository link>]
+// repository link in, a published website out. Without a link it tries GitHub's unjs/h3 and,
+// when GitHub cannot be reached, makes the site from this checkout, so it works offline too.
+// Usage: npm run quickstart [-- <repository link>]   or   npm run quickstart -- --local
 import { request } from "node:http";
-import { startServer } from "@reposite/server";
+import { fileURLToPath } from "node:url";
+import { settingsFromEnv, startServer } from "@reposite/server";
 import { createClient } from "@reposite/sdk";
 
-const repository = process.argv[2] ?? "https://github.com/unjs/h3";
-const server = await startServer();
+const DEFAULT_LINK = "https://github.com/unjs/h3";
+const args = process.argv.slice(2);
+const useLocal = args.includes("--local");
+const givenLink = args.find((arg) => !arg.startsWith("--"));
+// This checkout, read by the local repo host: the operator's REPOSITE_LOCAL_REPOS plus this folder.
+const checkout = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]+$/, "");
+
+let server;
+try {
+  const settings = settingsFromEnv();
+  settings.reposite.localRepos = [...(settings.reposite.localRepos ?? []), checkout];
+  server = await startServer({ settings });
+} catch (error) {
+  console.error(`The server could not start: ${error.message}`);
+  process.exit(1);
+}
 const { reposite } = server;
 console.log(`Reposite is serving on ${server.url} (data in ${reposite.config.dataDir}).`);
 
@@ -17,15 +33,26 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-// A token as an operator would make one with `reposite admin create-token`.
+// A token as an operator makes one with `reposite admin create-token`.
 const { account } = await reposite.accounts.findOrCreate("you@example.com");
-const { secret } = await reposite.tokens.create(account.id, { name: "quickstart", lifetime: "30d" });
+const { secret } = await reposite.tokens.create(account.id, { name: "quickstart", lifetime: "30d", source: "operator" });
 console.log(`\nAPI token for you@example.com (shown once):\n  ${secret}\n`);
 
 const client = createClient({ baseURL: server.url, token: secret });
+let link = useLocal ? checkout : (givenLink ?? DEFAULT_LINK);
 try {
-  const project = await client.sites.create({ repohost_url: repository });
-  console.log(`1. Created project ${project.id} "${project.name}" from ${repository} (design: ${project.design}).`);
+  let project;
+  try {
+    project = await client.sites.create({ repohost_url: link });
+  } catch (error) {
+    // Only the default link falls back: a link someone gave is the one they want.
+    if (useLocal || givenLink) throw error;
+    console.log(`Could not read ${link} from GitHub: ${error.message}`);
+    link = checkout;
+    console.log(`Making the site from this checkout instead: ${link}\n`);
+    project = await client.sites.create({ repohost_url: link });
+  }
+  console.log(`1. Created project ${project.id} "${project.name}" from ${project.repohost_url} (design: ${project.design}).`);
 
   const ai = process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL;
   const author = ai ? "the AI" : "the README author (no OPENAI_API_KEY set)";
@@ -34,7 +61,7 @@ try {
   for (let jobId = started.job_id; jobId; ) {
     const { job } = await client.jobs.wait(jobId);
     console.log(`   ${job.kind ?? "page"}: ${job.status}${job.error ? ` (${job.error})` : ""}`);
-    if (job.status !== "done") throw new Error(`the page job ended ${job.status}`);
+    if (job.status !== "done") throw new Error(`the page job ended ${job.status}${job.error ? `: ${job.error}` : ""}`);
     jobId = job.next_job_id;
   }
 
@@ -42,17 +69,20 @@ try {
   const site = await client.sites.get(project.id);
   const local = `http://${site.slug}.${reposite.config.sitesDomain}/`;
   const home = await getPage(site.slug);
+  if (home.status !== 200) throw new Error(`the published site answered ${home.status} at ${local}`);
   console.log(`3. Published ${pages.length} pages (${pages.join(", ")}) at ${url}.`);
   console.log(`   Here it answers ${home.status} "${home.title}"; open ${local} in a browser.`);
   console.log(`   Also: ${local}sitemap.xml, ${local}auth (sign up), ${local}community (the forum).`);
 } catch (error) {
-  console.log(`Could not make a site from ${repository}: ${error.message}`);
-  console.log("(Reading a repository needs GitHub's API; the server keeps serving everything else.)");
+  console.error(`\nNo site could be made from ${link}: ${error.message}`);
+  if (!useLocal) console.error("Reading a GitHub repository needs GitHub's API; `npm run quickstart -- --local` uses this checkout instead.");
+  await server.close();
+  process.exit(1);
 }
 
 console.log(`\nTry it yourself:
   curl -H "Authorization: Bearer ${secret}" ${server.url}/app/sites
-  open ${reposite.config.baseUrl}/account to sign in (mail goes to ${reposite.config.dataDir}/outbox)
+  open ${reposite.config.baseUrl}/ for what this server offers, and ${reposite.config.baseUrl}/account to sign in (mail goes to ${reposite.config.dataDir}/outbox)
 Press Ctrl-C to stop.`);
 
 /** The site's home page through the server, with the Host a browser sends for `<slug>.<sites domain>`. */

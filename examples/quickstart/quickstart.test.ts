@@ -3,13 +3,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { freePort,startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { freePort, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // The README's quick start as a newcomer runs it (the built packages, a fresh data directory),
-// with a loopback GitHub in place of github.com, which tests never reach.
+// with a loopback GitHub in place of github.com, which tests never reach, or with no GitHub at all.
 const script = fileURLToPath(new URL("./quickstart.mjs", import.meta.url));
+const checkout = fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]+$/, "");
 
 let github: FakeGitHub;
 let dataDir: string;
@@ -21,45 +22,107 @@ beforeAll(async () => {
     // One host for API and web pages, as a GitHub Enterprise server: links are http://127.0.0.1:<port>/acme/rocket-cli.
     webHost: "self",
   });
-  dataDir = await mkdtemp(join(tmpdir(), "reposite-quickstart-"));
 });
-
-afterAll(async () => {
-  child?.kill("SIGTERM");
-  await github?.close();
+afterAll(() => github?.close());
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child!.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  child = undefined;
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-it("creates a project, writes its pages, publishes them and serves the site at <slug>.localhost:<port>", async () => {
+interface Run {
+  port: number;
+  output(): string;
+  /** Resolves once the script says the site is up (it keeps serving), rejects if it exits first. */
+  serving: Promise<void>;
+  exited: Promise<number | null>;
+}
+
+async function quickstart(args: string[], env: Record<string, string>): Promise<Run> {
+  dataDir = await mkdtemp(join(tmpdir(), "reposite-quickstart-"));
   const port = await freePort();
-  child = spawn(process.execPath, [script, `${github.url}/acme/rocket-cli`], {
-    env: { PATH: process.env.PATH, PORT: String(port), REPOSITE_DATA_DIR: dataDir, REPOSITE_GITHUB_API_URL: github.url },
+  child = spawn(process.execPath, [script, ...args], {
+    env: { PATH: process.env.PATH, PORT: String(port), REPOSITE_DATA_DIR: dataDir, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
+  const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
+  const serving = new Promise<void>((resolve, reject) => {
     child!.stdout!.on("data", () => output.includes("Press Ctrl-C") && resolve());
-    child!.once("exit", (code) => reject(new Error(`quickstart exited ${code}:\n${output}`)));
+    void exited.then((code) => reject(new Error(`quickstart exited ${code}:\n${output}`)));
+  });
+  serving.catch(() => {}); // runs that are meant to fail wait for `exited` instead
+  return { port, output: () => output, serving, exited };
+}
+
+/** An address on loopback where nothing listens: GitHub out of reach. */
+const unreachable = async () => `http://127.0.0.1:${await freePort()}`;
+
+describe("the quick start", () => {
+  it("creates a project, writes its pages, publishes them and serves the site at <slug>.localhost:<port>", async () => {
+    const run = await quickstart([`${github.webUrl}/acme/rocket-cli`], { REPOSITE_GITHUB_API_URL: github.url, REPOSITE_GITHUB_WEB_URL: github.webUrl });
+    await run.serving;
+    const { port } = run;
+    const output = run.output();
+    expect(output).toContain(`Reposite is serving on http://127.0.0.1:${port}`);
+    expect(output).toMatch(/API token for you@example\.com[^\n]*\n {2}rps_/);
+    expect(output).toMatch(/1\. Created project site_\S+ "rocket-cli"/);
+    expect(output).toContain("the README author");
+    expect(output).toContain(`3. Published 4 pages (template, about, faq, auth) at http://rocket-cli.localhost:${port}.`);
+    expect(output).toContain(`open http://rocket-cli.localhost:${port}/ in a browser`);
+
+    // The address it prints answers with the published page, as a browser would ask for it.
+    const home = await get(port, "/", `rocket-cli.localhost:${port}`);
+    expect(home.status).toBe(200);
+    expect(home.body).toContain("Launch rockets from your terminal");
+    expect((await get(port, "/sitemap.xml", `rocket-cli.localhost:${port}`)).body).toContain(`<loc>http://rocket-cli.localhost:${port}/about</loc>`);
+
+    child!.kill("SIGTERM");
+    await expect(run.exited).resolves.toBe(0);
   });
 
-  expect(output).toContain(`Reposite is serving on http://127.0.0.1:${port}`);
-  expect(output).toMatch(/API token for you@example\.com[^\n]*\n {2}rps_/);
-  expect(output).toMatch(/1\. Created project site_\S+ "rocket-cli"/);
-  expect(output).toContain("the README author");
-  expect(output).toContain(`3. Published 4 pages (template, about, faq, auth) at http://rocket-cli.localhost:${port}.`);
-  expect(output).toContain(`open http://rocket-cli.localhost:${port}/ in a browser`);
+  it("without GitHub, makes and publishes the site from this checkout", async () => {
+    const run = await quickstart([], { REPOSITE_GITHUB_API_URL: await unreachable() });
+    await run.serving;
+    const output = run.output();
+    expect(output).toContain("Could not read https://github.com/unjs/h3 from GitHub");
+    expect(output).toContain(`Making the site from this checkout instead: ${checkout}`);
+    expect(output).toContain(`from ${pathToFileURL(checkout).href} (design:`);
+    expect(output).toMatch(/3\. Published 4 pages \(template, about, faq, auth\)/);
 
-  // The address it prints answers with the published page, as a browser would ask for it.
-  const home = await get(port, "/", `rocket-cli.localhost:${port}`);
-  expect(home.status).toBe(200);
-  expect(home.body).toContain("Launch rockets from your terminal");
-  expect((await get(port, "/sitemap.xml", `rocket-cli.localhost:${port}`)).body).toContain(`<loc>http://rocket-cli.localhost:${port}/about</loc>`);
+    const slug = new RegExp(`open http://([a-z0-9-]+)\\.localhost:${run.port}/ in a browser`).exec(output)?.[1];
+    expect(slug, output).toBeDefined();
+    const home = await get(run.port, "/", `${slug}.localhost:${run.port}`);
+    expect(home.status).toBe(200);
+    // This repository's own words (its README) on its published page.
+    expect(home.body).toContain("Reposite turns a code repository into a product website");
+  });
 
-  const exited = new Promise((resolve) => child!.once("exit", resolve));
-  child.kill("SIGTERM");
-  await expect(exited).resolves.toBe(0);
+  it("with --local, uses this checkout without asking GitHub", async () => {
+    const before = github.requests.length;
+    const run = await quickstart(["--local"], { REPOSITE_GITHUB_API_URL: github.url });
+    await run.serving;
+    expect(run.output()).toContain(`from ${pathToFileURL(checkout).href} (design:`);
+    expect(github.requests.length).toBe(before);
+  });
+
+  it.each([
+    ["a repository that does not exist", () => [`${github.webUrl}/acme/missing`], async () => ({ REPOSITE_GITHUB_API_URL: github.url, REPOSITE_GITHUB_WEB_URL: github.webUrl }), "does not exist"],
+    ["a link GitHub cannot be asked about", () => ["https://github.com/acme/rocket-cli"], async () => ({ REPOSITE_GITHUB_API_URL: await unreachable() }), "GitHub could not be reached"],
+    ["a path outside the folders it may read", () => ["/etc"], async () => ({}), "is not a link to a repository this server knows"],
+  ])("exits non-zero with a clear message for %s", async (_case, args, env, reason) => {
+    const run = await quickstart(args(), await env());
+    await expect(run.exited).resolves.toBe(1);
+    expect(run.output()).toContain(`No site could be made from ${args()[0]}`);
+    expect(run.output()).toContain(reason);
+    expect(run.output()).not.toContain("Press Ctrl-C");
+  });
 });
 
 function get(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
@@ -74,4 +137,3 @@ function get(port: number, path: string, host: string): Promise<{ status: number
     req.end();
   });
 }
-
