@@ -54,6 +54,20 @@ describe("settings from the environment", () => {
     expect(settings.trustProxy).toBe(true);
   });
 
+  it("take GitHub's web address for links and OAuth apart from its API, and the local folders people may use", () => {
+    const settings = settingsFromEnv({
+      REPOSITE_GITHUB_API_URL: "http://127.0.0.1:8080/github-proxy",
+      REPOSITE_GITHUB_WEB_URL: "https://ghe.example.com",
+      REPOSITE_GITHUB_CLIENT_ID: "id",
+      REPOSITE_GITHUB_CLIENT_SECRET: "secret",
+      REPOSITE_LOCAL_REPOS: "/srv/repos, /home/ops/site ,",
+    });
+    expect(settings.reposite.github).toEqual({ apiUrl: "http://127.0.0.1:8080/github-proxy", webUrl: "https://ghe.example.com" });
+    expect(settings.reposite.githubOAuth).toMatchObject({ webUrl: "https://ghe.example.com" });
+    expect(settings.reposite.localRepos).toEqual(["/srv/repos", "/home/ops/site"]);
+    expect(() => settingsFromEnv({ REPOSITE_GITHUB_WEB_URL: "ghe.example.com" })).toThrow(/REPOSITE_GITHUB_WEB_URL/);
+  });
+
   it("refuse a port that is not a port", () => {
     expect(() => settingsFromEnv({ PORT: "http" })).toThrow(/PORT/);
   });
