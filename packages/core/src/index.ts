@@ -8,6 +8,8 @@ export { CLOCK, type Clock } from "./ports/clock.js";
 export { IDS, type IdGenerator } from "./ports/ids.js";
 export { LOCKS, type Locks } from "./ports/locks.js";
 export { STORAGE, type RecordStorage } from "./ports/storage.js";
+export * from "./ports/container-runtime.js";
+export { AppRoutes, type AppRoute, type AppTarget, type AppLease } from "./hosting/app-routes.js";
 export { LANGUAGE_MODEL, type LanguageModel, type TextStreamRequest } from "./ports/language-model.js";
 export { MAILER, type Mailer, type MailMessage } from "./ports/mailer.js";
 export { createOutboxMailer, type OutboxMailerOptions, type OutboxMessage } from "./defaults/outbox-mailer.js";

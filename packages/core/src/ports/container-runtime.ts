@@ -1,0 +1,160 @@
+import type { InjectionToken } from "tsyringe";
+
+/**
+ * Where hosted apps are built and run. Small and capability-shaped: what every runtime must do is
+ * required; what only some can do (a terminal, live stats) is described by `capabilities` and
+ * optional methods. Implementations: `@reposite/provider-docker` (the Docker Engine API) and, for
+ * core's fast tests, an in-memory runtime in test-support; both pass `containerRuntimeContract`.
+ *
+ * Every container, image and volume the runtime makes carries the labels it was given, so a
+ * restarted server finds its apps again with `listContainers(labels)` instead of remembering them.
+ */
+export interface ContainerRuntime {
+  /** Names the runtime in start-up output and errors, for example `docker 28.2.2`. */
+  readonly name: string;
+  readonly capabilities: ContainerRuntimeCapabilities;
+
+  /** Answers when the runtime can be used now; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+
+  /**
+   * Builds an image from a tar context (a Dockerfile at `dockerfile` inside it). Log lines reach
+   * `onLog` as they come; the build is held to `memoryMb` and `timeoutMs`, and `signal` cancels it.
+   * Resolves with the image id; rejects with a `BuildFailure` carrying the reason and exit code.
+   */
+  buildImage(request: BuildRequest): Promise<BuiltImage>;
+
+  /** Creates and starts a container; resolves once it is started (not yet healthy). */
+  runContainer(spec: ContainerSpec): Promise<ContainerHandle>;
+
+  /** State of a container, or null when it does not exist (any more). */
+  inspectContainer(id: string): Promise<ContainerState | null>;
+
+  /** Stops a container (SIGTERM, then SIGKILL after `graceSeconds`); a stopped or missing one is fine. */
+  stopContainer(id: string, graceSeconds?: number): Promise<void>;
+
+  /** Starts a stopped container again with the same settings. */
+  startContainer(id: string): Promise<ContainerState>;
+
+  /** Removes a container (stopping it first); a missing one is fine. */
+  removeContainer(id: string): Promise<void>;
+
+  /** Containers whose labels include every one given, running or not. */
+  listContainers(labels: Record<string, string>): Promise<ContainerSummary[]>;
+
+  /** The last `tail` lines of a container's output (stdout and stderr, in order). */
+  logs(id: string, tail: number): Promise<string[]>;
+
+  /** Removes an image; a missing one is fine. */
+  removeImage(id: string): Promise<void>;
+
+  /** Removes a named volume and its data; a missing one is fine. */
+  removeVolume(name: string): Promise<void>;
+
+  /** Bytes an image and a volume use on disk, or null when unknown. */
+  imageSize(id: string): Promise<number | null>;
+  volumeSize(name: string): Promise<number | null>;
+
+  /** Resource use now (with `capabilities.stats`). */
+  stats?(id: string): Promise<ContainerStats>;
+}
+
+export interface ContainerRuntimeCapabilities {
+  /** `stats()` answers CPU, memory and network use. */
+  stats: boolean;
+  /** Commands can run inside a container with a terminal (part 2's terminal). */
+  execTty: boolean;
+}
+
+export interface BuildRequest {
+  /** A tar stream of the build context. */
+  context: ReadableStream<Uint8Array> | NodeJS.ReadableStream;
+  /** Path of the Dockerfile inside the context. */
+  dockerfile: string;
+  /** Tag for the image, for example `reposite-app/<slug>:<run>`. */
+  tag: string;
+  labels: Record<string, string>;
+  /** Build arguments (`ARG`): with `auto` builds the app's env reaches the build this way. */
+  buildArgs?: Record<string, string>;
+  /** Memory for the whole build, no extra swap: a step that outgrows it fails (exit 137). */
+  memoryMb: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** One line of build output at a time, without its line ending. */
+  onLog(line: string): void;
+}
+
+export interface BuiltImage {
+  id: string;
+}
+
+/** Why a build failed, with the exit code of the failing step when there is one. */
+export class BuildFailure extends Error {
+  constructor(
+    message: string,
+    readonly reason: "failed" | "out_of_memory" | "timeout" | "cancelled",
+    readonly exitCode?: number,
+  ) {
+    super(message);
+    this.name = "BuildFailure";
+  }
+}
+
+export interface ContainerSpec {
+  /** Container name (unique on the runtime), for example `reposite-<slug>-<run>`. */
+  name: string;
+  image: string;
+  labels: Record<string, string>;
+  env: Record<string, string>;
+  /** Overrides the image's command (the bare box's keep-alive command). */
+  command?: string[];
+  /** The port the app listens on inside; published on 127.0.0.1 only, on a free host port. */
+  port: number;
+  memoryMb: number;
+  /** CPUs, for example 1 or 0.5. */
+  cpus: number;
+  pidsLimit: number;
+  /** A named volume mounted at `path`, kept across deploys. */
+  volume?: { name: string; path: string };
+  /** The network the container joins alone; made when missing, so apps cannot reach each other. */
+  network: string;
+}
+
+export interface ContainerHandle {
+  id: string;
+  /** Where the app answers from the host: 127.0.0.1 and the published port. */
+  host: string;
+  hostPort: number;
+}
+
+export interface ContainerState {
+  id: string;
+  running: boolean;
+  /** Exit code once it stopped. */
+  exitCode: number | null;
+  /** Killed for using more memory than its limit. */
+  oomKilled: boolean;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Host port of the app's published port while it runs. */
+  hostPort: number | null;
+}
+
+export interface ContainerSummary {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+  running: boolean;
+  hostPort: number | null;
+}
+
+export interface ContainerStats {
+  cpuPercent: number;
+  memoryBytes: number;
+  memoryLimitBytes: number;
+  networkRxBytes: number;
+  networkTxBytes: number;
+}
+
+/** Absent when no runtime answered at start: hosting is then off and says so. */
+export const CONTAINER_RUNTIME: InjectionToken<ContainerRuntime> = Symbol.for("reposite.ContainerRuntime");
