@@ -34,6 +34,8 @@ const SETTINGS = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   threads: Number(process.env.BENCH_THREADS ?? (PIN ? Math.min(2, CPUS - 1) : 2)),
 };
+/** Memory per published site: how many small sites are published and loaded (0: skip), and the target. */
+const MEMORY = { sites: Number(process.env.BENCH_SITES ?? 200), targetKb: 50 };
 const SERVER_CPU = "0";
 const LOAD_CPUS = CPUS > 2 ? `1-${CPUS - 1}` : "1";
 
@@ -166,6 +168,97 @@ async function runReference(workDir) {
 }
 
 /**
+ * Memory per published site, in a process started with --expose-gc: publishes `count` small sites
+ * through PublishingService (landing, About and FAQ pages by the README author, the 404 page,
+ * sitemap, robots and the preview image), then asks each one's files over HTTP as a browser does
+ * (Accept-Encoding: br) and measures what the server holds after a forced GC: heap, buffers
+ * (compressed bodies live outside the heap) and RSS, before and after, divided by the count.
+ */
+async function runMemory(workDir, count) {
+  const core = await import("@reposite/core");
+  const { startServer } = await import("@reposite/server");
+  const port = await freePort();
+  const repoHost = {
+    id: "bench",
+    parseLink: (link) => {
+      const match = /^https:\/\/code\.test\/lumen-dev\/([a-z0-9-]+)$/.exec(link);
+      return match ? { host: "bench", owner: "lumen-dev", name: match[1], url: link } : null;
+    },
+    getRepository: async (repo) => ({
+      owner: repo.owner,
+      name: repo.name,
+      url: repo.url,
+      private: false,
+      description: `Status pages and uptime checks you host yourself (${repo.name})`,
+      topics: ["monitoring", "status-page", "uptime"],
+      defaultBranch: "main",
+    }),
+    getReadme: async () => README,
+    getSourceArchive: async () => {
+      throw new Error("not used by the benchmark");
+    },
+  };
+  const reposite = core.createReposite({
+    repoHosts: [repoHost],
+    config: { dataDir: join(workDir, "memory-data"), baseUrl: `http://127.0.0.1:${port}`, sitesDomain: `localhost:${port}` },
+  });
+  const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
+  const { account } = await reposite.accounts.findOrCreate("bench@example.com");
+  const author = core.createReadmeAuthor();
+  const signal = new AbortController().signal;
+  const kinds = ["template", "about", "faq"];
+  const slugs = [];
+  for (let i = 0; i < count; i++) {
+    const project = await reposite.projects.create(account.id, { repohost_url: `https://code.test/lumen-dev/lumen-${i}` });
+    const design = core.findDesign(project.design) ?? core.DESIGNS[0];
+    const product = { name: project.name, description: project.description, repositoryUrl: project.repohost_url, topics: [], defaultBranch: "main" };
+    const context = { name: project.name, logoUrl: "", colorMode: "", type: "website", repositoryUrl: project.repohost_url, appPath: "/app/", pages: kinds, community: false, year: 2026 };
+    for (const kind of kinds) {
+      const content = await author.write({ kind, type: "website", product, readme: README, instructions: null, pages: kinds, community: false }, () => {}, signal);
+      const html = core.renderPage(design, content, context);
+      await reposite.pageVersions.add({ ownerId: account.id, siteId: project.id, kind, name: "bench", html, source: "custom", design: design.id });
+    }
+    const { url } = await reposite.publishing.publish(account.id, project.id, {});
+    slugs.push(new URL(url).hostname.split(".")[0]);
+  }
+  await reposite.publishing.idle();
+
+  const settle = async () => {
+    for (let i = 0; i < 4; i++) {
+      globalThis.gc();
+      await new Promise((done) => setImmediate(done));
+    }
+    const { heapUsed, arrayBuffers, rss } = process.memoryUsage();
+    return { heapUsed, arrayBuffers, rss };
+  };
+  const visit = async (encoding, sites = slugs) => {
+    for (const slug of sites) {
+      for (const path of ["/", "/about", "/faq", "/sitemap.xml", "/robots.txt", "/missing"]) {
+        const headers = { host: `${slug}.localhost:${port}`, "user-agent": FIREFOX, ...(encoding ? { "accept-encoding": encoding } : {}) };
+        const answer = await get(`http://127.0.0.1:${port}${path}`, headers);
+        if (answer.status !== 200 && path !== "/missing") throw new Error(`${slug}${path} answered ${answer.status}`);
+      }
+    }
+  };
+  // In two halves: what the process takes once (code, pools, allocator arenas) shows in the first.
+  const half = Math.floor(count / 2);
+  const browser = "gzip, deflate, br, zstd";
+  const empty = await settle();
+  await visit(browser, slugs.slice(0, half));
+  const halfway = await settle();
+  await visit(browser, slugs.slice(half));
+  const browsers = await settle();
+  const cached = slugs.filter((slug) => reposite.siteCache.peek(slug)).length;
+  const accounted = reposite.siteCache.stats().bytes;
+  await visit("gzip, deflate");
+  const gzip = await settle();
+  await visit("");
+  const plain = await settle();
+  await server.close();
+  process.send({ count, half, cached, accounted, empty, halfway, browsers, gzip, plain });
+}
+
+/**
  * node:http answering the page from memory with the two headers it needs: the runtime's ceiling.
  * With `headersFile`, it sends the reference server's response headers instead (what those cost).
  */
@@ -201,6 +294,8 @@ async function main() {
   const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-"));
   const stops = [];
   try {
+    if (MEMORY.sites > 0) await measureMemory(workDir);
+    if (process.env.BENCH_THROUGHPUT === "0") return;
     console.log(
       `bench: one published page, ${SETTINGS.connections} connections, ${SETTINGS.rounds} rounds of ${SETTINGS.duration}s per server after ${SETTINGS.warmup}s warm-up`
     );
@@ -342,6 +437,41 @@ async function main() {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** Runs the memory measurement in its own process (with --expose-gc) and prints it per site. */
+async function measureMemory(workDir) {
+  console.log(`bench: memory per published site: ${MEMORY.sites} small sites (/, /about, /faq, 404, sitemap, robots, og.png) published, then visited`);
+  const result = await new Promise((done, reject) => {
+    const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--memory", workDir, String(MEMORY.sites)], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let answer = null;
+    child.once("message", (message) => (answer = message));
+    child.once("error", reject);
+    child.once("exit", (code) => (answer ? done(answer) : reject(new Error(`the memory measurement exited with ${code}`))));
+  });
+  const kb = (bytes) => `${(bytes / result.count / 1024).toFixed(1)} KB`;
+  const growth = (from, to) => ({
+    heap: to.heapUsed - from.heapUsed,
+    buffers: to.arrayBuffers - from.arrayBuffers,
+    rss: to.rss - from.rss,
+  });
+  const browsers = growth(result.empty, result.browsers);
+  const held = browsers.heap + browsers.buffers;
+  const met = held / result.count / 1024 <= MEMORY.targetKb;
+  const second = growth(result.halfway, result.browsers);
+  const perSecond = (bytes) => `${(bytes / (result.count - result.half) / 1024).toFixed(1)} KB`;
+  console.log(`  ${result.cached} of ${result.count} sites in the cache after browsers (Accept-Encoding: br) asked each site's files, after a forced GC:`);
+  console.log(`    heap + buffers ${kb(held).padStart(10)} per site  (target <= ${MEMORY.targetKb} KB: ${met ? "met" : "NOT met"})`);
+  console.log(`    heap           ${kb(browsers.heap).padStart(10)} per site`);
+  console.log(`    buffers        ${kb(browsers.buffers).padStart(10)} per site (bodies held outside the JS heap)`);
+  console.log(`    RSS            ${kb(browsers.rss).padStart(10)} per site over all ${result.count}; ${perSecond(second.rss)} per site over the second half (heap + buffers ${perSecond(second.heap + second.buffers)})`);
+  console.log(`    counted by the cache against its budget: ${kb(result.accounted)} per site`);
+  const gzip = growth(result.browsers, result.gzip);
+  console.log(`  then gzip-only clients asked the same: +${kb(gzip.heap + gzip.buffers)} heap + buffers per site (gzip made on first use and kept, within the budget)`);
+  const plain = growth(result.gzip, result.plain);
+  console.log(`  then clients without compression (curl): +${kb(plain.heap + plain.buffers)} per site (plain bodies are made from brotli per request, never kept)`);
 }
 
 function startChild(flag, workDir, ...extra) {
@@ -596,5 +726,6 @@ MIT
 
 const role = process.argv[2];
 if (role === "--reference") await runReference(process.argv[3]);
+else if (role === "--memory") await runMemory(process.argv[3], Number(process.argv[4]));
 else if (role === "--bare") await runBare(process.argv[3], process.argv[4]);
 else await main();

@@ -21,6 +21,8 @@ export interface RepositeConfig {
    * serves a private network, and in tests.
    */
   allowPrivateFetch: boolean;
+  /** Memory for published sites served from this process, in bytes (bodies and bookkeeping); least recently asked-for sites go past it. */
+  siteCacheBytes: number;
   /** Base images of the Dockerfiles Reposite writes, by logical name (a private mirror works). */
   baseImages: BaseImages;
 }

@@ -43,7 +43,7 @@ import { SessionsService } from "./sessions/sessions-service.js";
 import { SignInLinks } from "./sessions/sign-in-links.js";
 import { PublishedSiteStore } from "./sites/published-site-store.js";
 import { PublishingService } from "./sites/publishing-service.js";
-import { SiteCache } from "./sites/site-cache.js";
+import { DEFAULT_SITE_CACHE_BYTES, SiteCache } from "./sites/site-cache.js";
 import { VisitCounter } from "./sites/visits.js";
 import { TokensService } from "./tokens/tokens-service.js";
 import { ExpiringRecords } from "./util/expiring-records.js";
@@ -119,6 +119,7 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   operatorEmails: [],
   appHosting: false,
   allowPrivateFetch: false,
+  siteCacheBytes: DEFAULT_SITE_CACHE_BYTES,
   baseImages: DEFAULT_BASE_IMAGES,
 };
 

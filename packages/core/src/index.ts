@@ -116,7 +116,7 @@ export * from "./rendering/index.js";
 export * from "./members/index.js";
 export * from "./community/index.js";
 export { renderSitePage, plainTextHtml, SITE_PAGE_CSS, type SitePageOptions } from "./rendering/site-shell.js";
-export { SITE_CHANGED_CHANNEL, type PublishedSite, type PublishedFile, type SiteChanged } from "./sites/published-site.js";
+export { SITE_CHANGED_CHANNEL, type PublishedSite, type PublishedSiteInfo, type PublishedFile, type SiteChanged } from "./sites/published-site.js";
 export { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js";
 export { createIndexNowNotifier, DEFAULT_INDEXNOW_ENDPOINT, INDEXNOW_MAX_URLS, type IndexNowNotifierOptions } from "./sites/indexnow-notifier.js";
 export { PublishingService, type SlugCheck, type SlugView, type PublishResult } from "./sites/publishing-service.js";
@@ -130,14 +130,15 @@ export {
   SiteCache,
   SITE_CACHE_SETTINGS,
   DEFAULT_SITE_CACHE_SETTINGS,
+  DEFAULT_SITE_CACHE_BYTES,
+  SITE_OVERHEAD_BYTES,
   NOT_FOUND_PATH,
-  isCompressible,
   prepareSite,
-  prepareFile,
   type CachedSite,
-  type CachedFile,
   type SiteCacheSettings,
+  type SiteCacheStats,
 } from "./sites/site-cache.js";
+export { isCompressible, prepareFile, FILE_OVERHEAD_BYTES, type BodyEncoding, type CachedFile, type CachedFileHooks } from "./sites/cached-file.js";
 export {
   VisitCounter,
   VISIT_SETTINGS,

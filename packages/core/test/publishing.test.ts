@@ -17,6 +17,7 @@ import {
   SEARCH_NOTIFIER,
   SITE_CHANGED_CHANNEL,
   slugCandidates,
+  STORAGE,
   slugFromName,
   slugProblem,
   type CreateRepositeOptions,
@@ -306,11 +307,12 @@ describe("publishing", () => {
     });
     for (const [path, file] of Object.entries(site.files)) {
       expect(file.path).toBe(path);
-      const bytes = Buffer.from(file.body, file.encoding === "base64" ? "base64" : "utf8");
+      const bytes = file.apart ? (await s.store.apartBody(site.site_id, file))! : Buffer.from(file.body, file.encoding === "base64" ? "base64" : "utf8");
       expect(file.etag).toBe(`"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`);
       expect(file.lastModified).toBe("2026-05-01T10:00:00Z");
     }
-    expect(site.files["/og.png"]!.encoding).toBe("base64");
+    // The preview image is kept in a record of its own, so loading the site never reads it.
+    expect(site.files["/og.png"]).toMatchObject({ body: "", apart: { size: expect.any(Number) } });
 
     // The pages are the current versions, as generated.
     const versions = await s.reposite.pageVersions.list(s.ownerId, siteId, "about");
@@ -354,9 +356,29 @@ describe("publishing", () => {
   });
 
   it("writes a real 1200×630 PNG preview image", async () => {
-    const png = Buffer.from((await live(s, siteId)).files["/og.png"]!.body, "base64");
+    const site = await live(s, siteId);
+    const png = (await s.store.apartBody(siteId, site.files["/og.png"]!))!;
+    expect(png.length).toBe(site.files["/og.png"]!.apart!.size);
     expectPng(png);
     expectPng(plainPreviewPng({ design: DESIGNS[0]!, colorMode: "" }));
+  });
+
+  it("keeps one preview image record per project: a new image replaces the old one, a take-down removes it", async () => {
+    const storage = s.reposite.container.resolve(STORAGE);
+    const imageKeys = () => storage.getKeys(`published-files:${siteId}`);
+    const before = await live(s, siteId);
+    expect(await imageKeys()).toHaveLength(1);
+    await s.reposite.projects.update(s.ownerId, siteId, { name: "Rocket Launcher" });
+    await s.publishing.publish(s.ownerId, siteId, {});
+    const after = await live(s, siteId);
+    expect(after.files["/og.png"]!.etag).not.toBe(before.files["/og.png"]!.etag);
+    expect(await imageKeys()).toHaveLength(1);
+    expect(await s.store.apartBody(siteId, before.files["/og.png"]!)).toBeNull();
+    expectPng((await s.store.apartBody(siteId, after.files["/og.png"]!))!);
+    // Back to the name the other tests expect.
+    await s.reposite.projects.update(s.ownerId, siteId, { name: "Rocket CLI" });
+    await s.publishing.publish(s.ownerId, siteId, {});
+    expect(await imageKeys()).toHaveLength(1);
   });
 
   it("keeps a page's lastmod when it did not change; a changed page gets the time it went live", async () => {
@@ -455,6 +477,9 @@ describe("publishing", () => {
     expect(text(moved, "/about")).toContain('<link rel="canonical" href="https://moon-cli.sites.example/about">');
     expect(text(moved, "/about")).toContain('<meta property="og:image" content="https://moon-cli.sites.example/og.png">');
     expect(text(moved, "/robots.txt")).toContain("Sitemap: https://moon-cli.sites.example/sitemap.xml");
+    // The preview image stays as published, in its own record.
+    expect(moved.files["/og.png"]).toEqual(before.files["/og.png"]);
+    expectPng((await s.store.apartBody(siteId, moved.files["/og.png"]!))!);
     expect(text(moved, "/sitemap.xml")).toContain("<loc>https://moon-cli.sites.example/about</loc>");
     // Content that did not change keeps its lastmod; the page bodies are as published, not the latest versions.
     expect(moved.files["/about"]!.lastModified).toBe(before.files["/about"]!.lastModified);
@@ -470,6 +495,7 @@ describe("publishing", () => {
     await expect(s.publishing.unpublish(s.ownerId, siteId)).resolves.toEqual({ unpublished: true });
     await expect(s.store.get("moon-cli")).resolves.toBeNull();
     await expect(s.store.getBySite(siteId)).resolves.toBeNull();
+    await expect(s.reposite.container.resolve(STORAGE).getKeys(`published-files:${siteId}`)).resolves.toEqual([]);
     expect(s.events).toEqual([{ slug: "moon-cli" }]);
     await expect(s.publishing.checkSlug("moon-cli")).resolves.toEqual({ available: false, reason: "taken" });
     await expect(s.publishing.unpublish(s.ownerId, siteId)).resolves.toEqual({ unpublished: false });

@@ -33,6 +33,13 @@ const list = (value: string) =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** A size in MiB (`64`, `0.5`), as bytes. */
+function megabytes(value: string, name: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`[reposite] ${name} must be a number of megabytes above 0, not "${value}".`);
+  return Math.round(parsed * 1024 * 1024);
+}
+
 /** A switch in the environment: `1` or `true` turns it on, anything else leaves it off. */
 const isOn = (value: string | undefined) => value === "1" || value === "true";
 
@@ -90,6 +97,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         operatorEmails: list(env.REPOSITE_OPERATORS ?? "").map((email) => email.toLowerCase()),
         baseImages: baseImagesFromEnv(env),
         allowPrivateFetch: isOn(env.REPOSITE_ALLOW_PRIVATE_FETCH),
+        ...(env.REPOSITE_SITE_CACHE_MB ? { siteCacheBytes: megabytes(env.REPOSITE_SITE_CACHE_MB, "REPOSITE_SITE_CACHE_MB") } : {}),
       },
       ...(languageModel ? { languageModel } : {}),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).

@@ -32,6 +32,7 @@ describe("settings from the environment", () => {
       REPOSITE_OPERATORS: "Ops@Example.com, root@example.com",
       REPOSITE_TRUST_PROXY: "1",
       REPOSITE_ALLOW_PRIVATE_FETCH: "1",
+      REPOSITE_SITE_CACHE_MB: "16",
       SMTP_URL: "smtp://user:pass@127.0.0.1:2525",
       REPOSITE_BASE_IMAGE_NODE: "mirror.example/node:22",
       REPOSITE_BASE_IMAGE_STATIC: "mirror.example/static:1",
@@ -47,11 +48,17 @@ describe("settings from the environment", () => {
       operatorEmails: ["ops@example.com", "root@example.com"],
       baseImages: { node: "mirror.example/node:22", static: "mirror.example/static:1" },
       allowPrivateFetch: true,
+      siteCacheBytes: 16 * 1024 * 1024,
     });
     expect(settings.reposite.github).toEqual({ apiUrl: "https://ghe.example/api/v3", token: "ghp_x" });
     expect(typeof settings.reposite.mailer?.send).toBe("function");
     expect(settings.reposite.languageModel).toMatchObject({ provider: "openai", modelId: "llama3.2" });
     expect(settings.trustProxy).toBe(true);
+  });
+
+  it("refuse a site cache size that is not a positive number", () => {
+    expect(() => settingsFromEnv({ REPOSITE_SITE_CACHE_MB: "lots" })).toThrow(/REPOSITE_SITE_CACHE_MB/);
+    expect(() => settingsFromEnv({ REPOSITE_SITE_CACHE_MB: "0" })).toThrow(/REPOSITE_SITE_CACHE_MB/);
   });
 
   it("take GitHub's web address for links and OAuth apart from its API, and the local folders people may use", () => {

@@ -12,6 +12,7 @@ import {
   renderNotFoundPage,
   renderPage,
   SITE_CHANGED_CHANNEL,
+  PublishedSiteStore,
   STORAGE,
   VISIT_SETTINGS,
   VisitCounter,
@@ -153,7 +154,8 @@ function snapshot(site: { id: string; owner: string; slug: string; url: string }
       `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/</loc></url><url><loc>${site.url}/about</loc></url></urlset>\n`
     ),
     file("/robots.txt", "text/plain; charset=utf-8", `User-agent: *\nAllow: /\n\nSitemap: ${site.url}/sitemap.xml\n`),
-    file("/og.png", "image/png", PNG),
+    // Kept apart, as publishing keeps the preview image: startRig stores its body beside the snapshot.
+    { ...file("/og.png", "image/png", PNG), body: "", apart: { size: PNG.length } },
   ];
   return {
     site_id: site.id,
@@ -262,6 +264,7 @@ async function startRig(composition: Composition): Promise<Rig> {
   const siteUrl = (slug: string) => `http://${slug}.localhost:${port}`;
   const site = snapshot({ id: project.id, owner: account.id, slug: "lumen", url: siteUrl("lumen") });
   const storage = reposite.container.resolve(STORAGE);
+  await reposite.container.resolve(PublishedSiteStore).putApartBody(site.site_id, site.files["/og.png"]!, PNG);
   await storage.setItem("published-sites:lumen", site);
 
   const spies = STORAGE_METHODS.map((method) => vi.spyOn(storage, method));
@@ -305,6 +308,7 @@ describe.each(["server", "app"] as const)("published sites over a socket (%s)", 
 
   const bodyOf = (path: string) => {
     const f = rig.site.files[path]!;
+    if (f.apart) return PNG;
     return Buffer.from(f.body, f.encoding === "base64" ? "base64" : "utf8");
   };
 
@@ -478,7 +482,7 @@ describe.each(["server", "app"] as const)("published sites over a socket (%s)", 
     await send(`${lumen}/`);
     await send(`${rig.siteUrl("ghost-site")}/`);
     rig.resetStorageCalls();
-    const paths = ["/", "/about", "/faq", "/auth", "/sitemap.xml", "/robots.txt", "/og.png", "/missing", "/about/"];
+    const paths = ["/", "/about", "/faq", "/auth", "/sitemap.xml", "/robots.txt", "/missing", "/about/"];
     const encodings = ["", "gzip", "br, gzip"];
     for (let i = 0; i < 100; i++) {
       const path = paths[i % paths.length]!;
@@ -487,6 +491,45 @@ describe.each(["server", "app"] as const)("published sites over a socket (%s)", 
       if (i % 5 === 0) headers["if-none-match"] = rig.site.files["/"]!.etag;
       const answer = await send(`${i % 10 === 9 ? rig.siteUrl("ghost-site") : lumen}${path}`, { headers });
       expect(answer.status).toBeGreaterThan(0);
+    }
+    expect(rig.storageCalls()).toBe(0);
+
+    // The preview image's answers without a body come from memory too.
+    const image = rig.site.files["/og.png"]!;
+    expect((await send(`${lumen}/og.png`, { headers: { "if-none-match": image.etag } })).status).toBe(304);
+    const head = await send(`${lumen}/og.png`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(String(PNG.length));
+    expect(rig.storageCalls()).toBe(0);
+  });
+
+  it("reads the preview image from storage for each answer with a body, and never keeps it in memory", async () => {
+    await send(`${lumen}/`);
+    const cached = rig.reposite.siteCache.peek("lumen")!;
+    expect(cached.files.get("/og.png")!.held("identity")).toBeUndefined();
+    rig.resetStorageCalls();
+    for (let i = 1; i <= 3; i++) {
+      const answer = await send(`${lumen}/og.png`, { headers: { "accept-encoding": "br, gzip" } });
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(PNG)).toBe(true);
+      expect(answer.headers.etag).toBe(rig.site.files["/og.png"]!.etag);
+      expect(answer.headers["cache-control"]).toBe("public, max-age=86400");
+      expect(rig.storageCalls()).toBe(i);
+    }
+    expect(cached.files.get("/og.png")!.held("identity")).toBeUndefined();
+  });
+
+  it("makes gzip and the plain body of a page on first use, from memory, then answers them from memory", async () => {
+    await send(`${lumen}/faq`, { headers: { "accept-encoding": "br" } });
+    rig.resetStorageCalls();
+    for (const encoding of ["gzip", ""]) {
+      const first = await send(`${lumen}/faq`, { headers: encoding ? { "accept-encoding": encoding } : {} });
+      const again = await send(`${lumen}/faq`, { headers: encoding ? { "accept-encoding": encoding } : {} });
+      expect(first.headers["content-encoding"]).toBe(encoding || undefined);
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      const plain = encoding === "gzip" ? gunzipSync(first.body) : first.body;
+      expect(plain.equals(bodyOf("/faq"))).toBe(true);
     }
     expect(rig.storageCalls()).toBe(0);
   });

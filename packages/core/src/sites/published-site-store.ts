@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import type { PublishedSite } from "./published-site.js";
+import type { PublishedFile, PublishedSite } from "./published-site.js";
 
 /** The snapshot the site runtime serves for a host. */
 const siteKey = (slug: string) => `published-sites:${slug}`;
@@ -9,6 +9,12 @@ const siteKey = (slug: string) => `published-sites:${slug}`;
 const bySiteKey = (siteId: string) => `published-by-site:${siteId}`;
 /** Who holds an address: the `site_id`. */
 const claimKey = (slug: string) => `slugs:${slug}`;
+/**
+ * The body of a file kept apart from its snapshot, by content (its ETag), so a publish writes the
+ * new body before the snapshot that names it, and a snapshot never names a body that is not there.
+ */
+const apartPrefix = (siteId: string) => `published-files:${siteId}`;
+const apartKey = (siteId: string, file: Pick<PublishedFile, "etag">) => `${apartPrefix(siteId)}:${file.etag.replace(/[^A-Za-z0-9_-]/g, "")}`;
 
 /**
  * Published snapshots and the claims on addresses. The only place that knows their storage keys.
@@ -60,9 +66,36 @@ export class PublishedSiteStore {
     const slug = await this.storage.getItem<string>(bySiteKey(siteId));
     if (!slug) return null;
     const site = await this.get(slug);
-    if (site?.site_id === siteId) await this.storage.removeItem(siteKey(slug));
+    const live = site?.site_id === siteId ? site : null;
+    if (live) await this.storage.removeItem(siteKey(slug));
     await this.storage.removeItem(bySiteKey(siteId));
-    return site?.site_id === siteId ? slug : null;
+    if (live) await this.removeUnusedApartBodies(siteId, live, null);
+    return live ? slug : null;
+  }
+
+  /** Stores the body of a file the snapshot keeps `apart`; call before storing the snapshot. */
+  async putApartBody(siteId: string, file: PublishedFile, body: Buffer): Promise<void> {
+    await this.storage.setItem(apartKey(siteId, file), { body: body.toString("base64") });
+  }
+
+  /** The body of a file kept `apart`, or null when it is not there (the site was published again or taken down meanwhile). */
+  async apartBody(siteId: string, file: PublishedFile): Promise<Buffer | null> {
+    const record = await this.storage.getItem<{ body?: unknown }>(apartKey(siteId, file));
+    return typeof record?.body === "string" ? Buffer.from(record.body, "base64") : null;
+  }
+
+  /** Removes the bodies `previous` kept apart that `current` (null: nothing) no longer names. */
+  async removeUnusedApartBodies(siteId: string, previous: PublishedSite, current: PublishedSite | null): Promise<void> {
+    const used = new Set(Object.values(current?.files ?? {}).flatMap((file) => (file.apart ? [apartKey(siteId, file)] : [])));
+    for (const file of Object.values(previous.files)) {
+      const key = apartKey(siteId, file);
+      if (file.apart && !used.has(key)) await this.storage.removeItem(key);
+    }
+  }
+
+  /** Removes every body the project kept apart, whatever snapshot named it (a purge). */
+  async removeAllApartBodies(siteId: string): Promise<void> {
+    for (const key of await this.storage.getKeys(apartPrefix(siteId))) await this.storage.removeItem(key);
   }
 
   /** The `site_id` holding `slug`, or null. */

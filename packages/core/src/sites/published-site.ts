@@ -8,9 +8,15 @@ export interface PublishedFile {
   /** Path on the site host: `/`, `/about`, `/faq`, `/auth`, `/sitemap.xml`, `/robots.txt`, `/og.png`, `/<key>.txt`, `/404`. */
   path: string;
   contentType: string;
-  /** The body, base64 for binary files (`encoding: "base64"`), else UTF-8 text. */
+  /** The body, base64 for binary files (`encoding: "base64"`), else UTF-8 text; "" when kept `apart`. */
   body: string;
   encoding?: "base64";
+  /**
+   * Set when the body is kept in a record of its own instead of in the snapshot (the preview
+   * image): it is asked for rarely, so loading a site never reads it and no cache holds it.
+   * `size` is the body's length in bytes. `PublishedSiteStore.apartBody` reads it.
+   */
+  apart?: { size: number };
   /** Strong ETag of the body, quoted: `"<sha256 base64url prefix>"`. */
   etag: string;
   /** When this file's content last changed (UTC ISO 8601); sitemap `lastmod` comes from it. */
@@ -37,6 +43,9 @@ export interface PublishedSite {
   /** Bumped on every publish; caches compare it. */
   revision: number;
 }
+
+/** A snapshot without its files: what the dynamic pages and the runtime need to know of a site. */
+export type PublishedSiteInfo = Omit<PublishedSite, "files">;
 
 /** Event channel the runtime listens on to drop a cached site (published again, renamed, taken down). */
 export const SITE_CHANGED_CHANNEL = "sites:changed";

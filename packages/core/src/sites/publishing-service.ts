@@ -164,7 +164,9 @@ export class PublishingService {
         design,
         colorMode: project.color_mode,
       });
-      add(toFile(PREVIEW_IMAGE_PATH, PNG, image, earlier, now));
+      // Asked for by link previews only: kept in a record of its own, so serving the site never holds it.
+      const preview = apart(toFile(PREVIEW_IMAGE_PATH, PNG, image, earlier, now), image);
+      add(preview.file);
       const keyFile = this.notifier?.keyFile;
       if (keyFile) add(toFile(keyFile.path, TEXT, keyFile.body, earlier, now));
 
@@ -181,7 +183,7 @@ export class PublishingService {
         published_at: iso(now),
         revision: (previous?.revision ?? 0) + 1,
       };
-      await this.save(site);
+      await this.save(site, previous, [preview]);
       this.notifySearch(site, changedPages(site, previous));
       return { url, pages };
     });
@@ -210,7 +212,7 @@ export class PublishingService {
       const sitemap = toFile("/sitemap.xml", XML, sitemapOf(previous.url, files), previous.files, now);
       files[sitemap.path] = sitemap;
       const site: PublishedSite = { ...previous, pages, files, published_at: iso(now), revision: previous.revision + 1 };
-      await this.save(site);
+      await this.save(site, previous);
       this.notifySearch(site, changedPages(site, previous));
       return { url: site.url, pages };
     });
@@ -306,14 +308,19 @@ export class PublishingService {
 
   // --- snapshots -------------------------------------------------------------------------------
 
-  /** Stores the snapshot and tells runtimes to drop what they cached for the slugs involved. */
-  private async save(site: PublishedSite): Promise<void> {
+  /**
+   * Stores the snapshot (after the bodies it keeps apart) and tells runtimes to drop what they
+   * cached for the slugs involved; then the bodies only `previous` named go.
+   */
+  private async save(site: PublishedSite, previous: PublishedSite | null, bodies: ApartBody[] = []): Promise<void> {
+    for (const { file, body } of bodies) await this.sites.putApartBody(site.site_id, file, body);
     const { previousSlug } = await this.sites.put(site);
     if (previousSlug) {
       await this.sites.release(previousSlug, site.site_id);
       this.siteChanged(previousSlug);
     }
     this.siteChanged(site.slug);
+    if (previous) await this.sites.removeUnusedApartBodies(site.site_id, previous, site);
   }
 
   private pageFile(project: ProjectRecord, url: string, record: PageVersionRecord, earlier: Record<string, PublishedFile>, now: Date): PublishedFile {
@@ -444,6 +451,17 @@ function toFile(path: string, contentType: string, body: string | Buffer, earlie
     etag,
     lastModified: unchanged ? before.lastModified : iso(now),
   };
+}
+
+/** A file whose body is stored in a record of its own, and that body. */
+interface ApartBody {
+  file: PublishedFile;
+  body: Buffer;
+}
+
+/** `file` with its body kept apart from the snapshot (see `PublishedFile.apart`). */
+function apart(file: PublishedFile, body: Buffer): ApartBody {
+  return { file: { ...file, body: "", apart: { size: body.length } }, body };
 }
 
 const contentKey = (html: string) => createHash("sha256").update(stripSiteHead(html)).digest("base64url");

@@ -1,76 +1,77 @@
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
 import { inject, injectable, type InjectionToken } from "tsyringe";
+import { CONFIG, type RepositeConfig } from "../config.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
-import { SITE_CHANGED_CHANNEL, type PublishedFile, type PublishedSite } from "./published-site.js";
+import { FILE_OVERHEAD_BYTES, prepareFile, type CachedFile, type CachedFileHooks } from "./cached-file.js";
+import { SITE_CHANGED_CHANNEL, type PublishedSite, type PublishedSiteInfo } from "./published-site.js";
 import { PublishedSiteStore } from "./published-site-store.js";
-
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
 
 /** Path of the file served, with status 404, for every path a site does not have. */
 export const NOT_FOUND_PATH = "/404";
 
-/** Content types worth compressing: text formats. Images (og.png) are compressed already. */
-const COMPRESSIBLE = /^(?:text\/|application\/(?:xml|xhtml\+xml|rss\+xml|atom\+xml|javascript|json|manifest\+json)|image\/svg\+xml)/i;
+/** Bytes counted per site beyond its files: the snapshot's fields and the cache's entries. An estimate. */
+export const SITE_OVERHEAD_BYTES = 2_048;
 
-/** Whether a file of this content type gets gzip and brotli variants. */
-export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.test(contentType);
+/** Default budget of the published-site cache: 64 MiB of bodies and bookkeeping. */
+export const DEFAULT_SITE_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** One file of a cached site, with its bytes ready to write: nothing is decoded or compressed per request. */
-export interface CachedFile {
-  readonly path: string;
-  readonly contentType: string;
-  /** The snapshot's strong ETag of `body`, quoted. */
-  readonly etag: string;
-  /** `lastModified` as an HTTP date (`Tue, 03 Mar 2026 10:00:00 GMT`), or null when the snapshot's is not a date. */
-  readonly lastModified: string | null;
-  /** The body as published (base64 files decoded). */
-  readonly body: Buffer;
-  /** gzip of `body`, when the type is compressible and gzip makes it smaller. */
-  readonly gzip: Buffer | null;
-  /** Brotli of `body`, when the type is compressible and brotli makes it smaller. */
-  readonly br: Buffer | null;
-}
-
-/** A published site as the runtime serves it: the snapshot plus its files, ready to write. */
+/** A published site as the runtime serves it: what the snapshot says of the site, and its files. */
 export interface CachedSite {
-  readonly site: PublishedSite;
+  /** The snapshot without its files. */
+  readonly site: PublishedSiteInfo;
   /** Files by path, `/404` included. */
   readonly files: ReadonlyMap<string, CachedFile>;
   /** The site's 404 page in its design (`/404`), or null when the snapshot has none. */
   readonly notFound: CachedFile | null;
+  /** Bytes the site counts against the cache's budget now (grows as files are made in other encodings). */
+  readonly bytes: number;
 }
 
 /** Settings of the cache; the defaults suit production, tests shorten them. */
 export interface SiteCacheSettings {
   /** How long "no site has this slug" is remembered, so unknown hosts do not reach storage each time. Default 10 s. */
   negativeTtlMs: number;
-  /** Most sites held at once; past it the oldest loaded is dropped (and read again when asked for). Default 5000. */
-  maxSites: number;
+  /**
+   * Most bytes held for sites (bodies plus an allowance per file and site); past it the least
+   * recently asked-for sites are dropped (and read again when asked for). A site bigger than the
+   * whole budget is served without being kept. Default: the config's `siteCacheBytes`, 64 MiB.
+   */
+  maxBytes: number;
   /** Most unknown slugs remembered at once; past it they are all forgotten. Default 10 000. */
   maxUnknown: number;
 }
 
-export const DEFAULT_SITE_CACHE_SETTINGS: SiteCacheSettings = { negativeTtlMs: 10_000, maxSites: 5_000, maxUnknown: 10_000 };
+export const DEFAULT_SITE_CACHE_SETTINGS: SiteCacheSettings = { negativeTtlMs: 10_000, maxBytes: DEFAULT_SITE_CACHE_BYTES, maxUnknown: 10_000 };
 
 /** Optional: register a `Partial<SiteCacheSettings>` under it to change the cache's settings. */
 export const SITE_CACHE_SETTINGS: InjectionToken<Partial<SiteCacheSettings>> = Symbol.for("reposite.SiteCacheSettings");
 
+/** What the cache holds now. */
+export interface SiteCacheStats {
+  sites: number;
+  bytes: number;
+  maxBytes: number;
+}
+
 /**
- * Published sites in memory, by slug. A site is read from storage once (concurrent first requests
- * share one read), prepared once per revision (bodies decoded, gzip and brotli made for text) and
- * dropped when `SITE_CHANGED_CHANNEL` says it was published again, renamed or taken down; the next
- * request reads it again. Slugs with no site are remembered for `negativeTtlMs`, so a flood of
- * made-up hosts costs one storage read per slug per TTL, not one per request.
+ * Published sites in memory, by slug, within a budget of bytes. A site is read from storage once
+ * (concurrent first requests share one read), prepared once per revision (text compressed with
+ * brotli; see `CachedFile` for what is held) and dropped when `SITE_CHANGED_CHANNEL` says it was
+ * published again, renamed or taken down; the next request reads it again. When a site (or a
+ * file made in another encoding) does not fit, the least recently asked-for sites go. Slugs with
+ * no site are remembered for `negativeTtlMs`, so a flood of made-up hosts costs one storage read
+ * per slug per TTL, not one per request.
  *
  * `peek` is synchronous and touches nothing but memory: the runtime's hot path uses it.
  */
 @injectable()
 export class SiteCache {
   private readonly settings: SiteCacheSettings;
-  private readonly sites = new Map<string, CachedSite>();
+  /** Least recently asked-for first. */
+  private readonly sites = new Map<string, SiteEntry>();
+  /** The slug asked for last, so a run of requests to one site does not reorder the map each time. */
+  private newest: string | undefined;
+  private total = 0;
   /** Unknown slug -> time (ms) until which it stays unknown without asking storage. */
   private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<CachedSite | null>>();
@@ -82,9 +83,10 @@ export class SiteCache {
     @inject(PublishedSiteStore) private readonly store: PublishedSiteStore,
     @inject(EVENTS) events: EventBus,
     @inject(CLOCK) private readonly clock: Clock,
-    @inject(SITE_CACHE_SETTINGS, { isOptional: true }) settings?: Partial<SiteCacheSettings>
+    @inject(CONFIG) config: RepositeConfig,
+    @inject(SITE_CACHE_SETTINGS, { isOptional: true }) settings?: Partial<SiteCacheSettings>,
   ) {
-    this.settings = { ...DEFAULT_SITE_CACHE_SETTINGS, ...settings };
+    this.settings = { ...DEFAULT_SITE_CACHE_SETTINGS, maxBytes: config.siteCacheBytes, ...settings };
     this.unsubscribe = events.subscribe(SITE_CHANGED_CHANNEL, (event) => {
       const slug = (event as { slug?: unknown } | null)?.slug;
       if (typeof slug === "string") this.invalidate(slug);
@@ -97,7 +99,15 @@ export class SiteCache {
    */
   peek(slug: string): CachedSite | null | undefined {
     const site = this.sites.get(slug);
-    if (site) return site;
+    if (site) {
+      if (this.newest !== slug) {
+        // Most recently used goes last; the least recently used is then the first to go.
+        this.sites.delete(slug);
+        this.sites.set(slug, site);
+        this.newest = slug;
+      }
+      return site;
+    }
     const until = this.unknown.get(slug);
     if (until === undefined) return undefined;
     if (this.clock.now().getTime() < until) return null;
@@ -119,16 +129,24 @@ export class SiteCache {
 
   /** Forgets `slug` (site or "unknown"); the next request reads storage. Change events call it. */
   invalidate(slug: string): void {
-    this.sites.delete(slug);
+    this.drop(slug);
     this.unknown.delete(slug);
     this.loading.delete(slug);
     this.generations.set(slug, (this.generations.get(slug) ?? 0) + 1);
   }
 
+  /** Sites and bytes held now, and the budget. */
+  stats(): SiteCacheStats {
+    return { sites: this.sites.size, bytes: this.total, maxBytes: this.settings.maxBytes };
+  }
+
   /** Stops listening for change events and forgets every site. */
   close(): void {
     this.unsubscribe();
+    for (const entry of this.sites.values()) entry.kept = false;
     this.sites.clear();
+    this.total = 0;
+    this.newest = undefined;
     this.unknown.clear();
     this.loading.clear();
     this.generations.clear();
@@ -139,24 +157,64 @@ export class SiteCache {
     const current = () => (this.generations.get(slug) ?? 0) === generation;
     try {
       const snapshot = await this.store.get(slug);
-      const cached = isSnapshot(snapshot) ? await prepareSite(snapshot) : null;
+      const entry = isSnapshot(snapshot) ? await this.prepare(slug, snapshot) : null;
       // A change event while reading: answer what was read, but keep nothing (the next request reads again).
-      if (!current()) return cached;
-      if (cached) this.remember(slug, cached);
+      if (!current()) return entry;
+      if (entry) this.remember(entry);
       else this.rememberUnknown(slug);
-      return cached;
+      return entry;
     } finally {
       if (current()) this.loading.delete(slug);
     }
   }
 
-  private remember(slug: string, site: CachedSite): void {
-    this.unknown.delete(slug);
-    if (this.sites.size >= this.settings.maxSites) {
-      const oldest = this.sites.keys().next();
-      if (!oldest.done) this.sites.delete(oldest.value);
+  private async prepare(slug: string, snapshot: PublishedSite): Promise<SiteEntry> {
+    const { files, ...site } = snapshot;
+    const entry = new SiteEntry(slug, site);
+    const hooks: CachedFileHooks = {
+      keep: (bytes) => this.grow(entry, bytes),
+      readApart: (file) => this.store.apartBody(site.site_id, file),
+    };
+    const prepared = await Promise.all(Object.entries(files).map(([path, file]) => prepareFile(path, file, hooks)));
+    entry.setFiles(prepared);
+    return entry;
+  }
+
+  private remember(entry: SiteEntry): void {
+    this.unknown.delete(entry.slug);
+    this.drop(entry.slug);
+    if (entry.bytes > this.settings.maxBytes) return; // served once, never kept
+    this.makeRoom(entry.bytes, entry.slug);
+    this.sites.set(entry.slug, entry);
+    this.newest = entry.slug;
+    entry.kept = true;
+    this.total += entry.bytes;
+  }
+
+  /** Whether a kept site may hold `bytes` more (a file made in another encoding); counts them when so. */
+  private grow(entry: SiteEntry, bytes: number): boolean {
+    if (!entry.kept || entry.bytes + bytes > this.settings.maxBytes) return false;
+    this.makeRoom(bytes, entry.slug);
+    entry.bytes += bytes;
+    this.total += bytes;
+    return true;
+  }
+
+  /** Drops the least recently asked-for sites, never `keep`, until `bytes` more fit in the budget. */
+  private makeRoom(bytes: number, keep: string): void {
+    for (const slug of this.sites.keys()) {
+      if (this.total + bytes <= this.settings.maxBytes) return;
+      if (slug !== keep) this.drop(slug);
     }
-    this.sites.set(slug, site);
+  }
+
+  private drop(slug: string): void {
+    const entry = this.sites.get(slug);
+    if (!entry) return;
+    this.sites.delete(slug);
+    entry.kept = false;
+    this.total -= entry.bytes;
+    if (this.newest === slug) this.newest = undefined;
   }
 
   private rememberUnknown(slug: string): void {
@@ -165,46 +223,35 @@ export class SiteCache {
   }
 }
 
+/** A site in the cache, with the bytes it is counted for. */
+class SiteEntry implements CachedSite {
+  files: ReadonlyMap<string, CachedFile> = new Map();
+  notFound: CachedFile | null = null;
+  bytes = 0;
+  /** In the cache now; a site dropped (or never kept) keeps nothing more. */
+  kept = false;
+
+  constructor(
+    readonly slug: string,
+    readonly site: PublishedSiteInfo,
+  ) {}
+
+  setFiles(files: CachedFile[]): void {
+    this.files = new Map(files.map((file) => [file.path, file]));
+    this.notFound = this.files.get(NOT_FOUND_PATH) ?? null;
+    this.bytes = SITE_OVERHEAD_BYTES + files.reduce((sum, file) => sum + FILE_OVERHEAD_BYTES + file.heldBytes(), 0);
+  }
+}
+
 function isSnapshot(value: unknown): value is PublishedSite {
   const files = (value as PublishedSite | null)?.files;
   return typeof files === "object" && files !== null;
 }
 
-/** Decodes every file of a snapshot and makes its compressed variants (in zlib's thread pool). */
-export async function prepareSite(site: PublishedSite): Promise<CachedSite> {
-  const prepared = await Promise.all(Object.entries(site.files).map(([path, file]) => prepareFile(path, file)));
-  const files = new Map(prepared.map((file) => [file.path, file]));
-  return { site, files, notFound: files.get(NOT_FOUND_PATH) ?? null };
-}
-
-/** One file, ready to write: decoded body, HTTP date, and gzip/brotli variants for text. */
-export async function prepareFile(path: string, file: PublishedFile): Promise<CachedFile> {
-  const body = Buffer.from(file.body, file.encoding === "base64" ? "base64" : "utf8");
-  let gzipped: Buffer | null = null;
-  let brotli: Buffer | null = null;
-  if (isCompressible(file.contentType) && body.length > 0) {
-    const [gz, br] = await Promise.all([
-      gzipAsync(body, { level: zlibConstants.Z_BEST_COMPRESSION }),
-      brotliAsync(body, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-          [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      }),
-    ]);
-    // A variant that is not smaller (tiny files) is never worth the Vary and the CPU of the client.
-    if (gz.length < body.length) gzipped = gz;
-    if (br.length < body.length) brotli = br;
-  }
-  const modified = new Date(file.lastModified);
-  return {
-    path,
-    contentType: file.contentType,
-    etag: file.etag,
-    lastModified: Number.isNaN(modified.getTime()) ? null : modified.toUTCString(),
-    body,
-    gzip: gzipped,
-    br: brotli,
-  };
+/** A snapshot prepared outside any cache (nothing counted): for tests and tools. */
+export async function prepareSite(snapshot: PublishedSite, hooks: CachedFileHooks = {}): Promise<CachedSite> {
+  const { files, ...site } = snapshot;
+  const entry = new SiteEntry(snapshot.slug, site);
+  entry.setFiles(await Promise.all(Object.entries(files).map(([path, file]) => prepareFile(path, file, hooks))));
+  return entry;
 }

@@ -1,9 +1,11 @@
-import type { CachedFile, CachedSite } from "@reposite/core";
+import type { BodyEncoding, CachedFile, CachedSite } from "@reposite/core";
 
 /**
  * Answers for a published site's files, independent of h3 and of node:http so the h3 middleware
- * and the node-level fast path answer byte for byte the same. Every header list is made once per
- * file and revision (kept beside the cached file), so a request costs a few map lookups.
+ * and the node-level fast path answer byte for byte the same. Header lists are made once per file
+ * and encoding (kept beside the cached file), so a request costs a few map lookups. A body memory
+ * does not hold (another encoding made on first use, the preview image read from storage) makes
+ * the answer a promise; the fast path leaves those to the h3 middleware.
  */
 
 /** The parts of a request the answers depend on. */
@@ -25,7 +27,7 @@ export interface SiteAnswer {
   body: Buffer | null;
 }
 
-export type ContentEncoding = "br" | "gzip" | "identity";
+export type ContentEncoding = BodyEncoding;
 
 /** HTML changes show right after publishing: caches must ask every time (a 304 is cheap). */
 export const HTML_CACHE_CONTROL = "public, max-age=0, must-revalidate";
@@ -43,21 +45,21 @@ const HTML_SECURITY_HEADERS = ["content-security-policy", "frame-ancestors 'self
 
 const STATIC_METHODS = "GET, HEAD";
 
+/**
+ * Header lists of one encoding of a file, each made the first time it is needed (most files are
+ * only ever answered 200 in br): memory holds a list per answer given, not every possible one.
+ */
 interface Variant {
-  body: Buffer;
   etag: string;
-  ok: string[];
-  notModified: string[];
-  notFound: string[];
+  ok?: string[];
+  notModified?: string[];
+  notFound?: string[];
 }
 
+/** Per file: its encodings' header lists and its date in ms. */
 interface PreparedFile {
-  identity: Variant;
-  gzip: Variant | null;
-  br: Variant | null;
-  /** Every ETag of the file's variants (a client may hold any of them). */
-  etags: string[];
   lastModifiedMs: number | null;
+  variants: Partial<Record<BodyEncoding, Variant>>;
 }
 
 const prepared = new WeakMap<CachedFile, PreparedFile>();
@@ -66,47 +68,49 @@ const isHtml = (contentType: string) => /^text\/html\b/i.test(contentType);
 const isImage = (contentType: string) => /^image\//i.test(contentType) && !/svg/i.test(contentType);
 
 /** `"abc"` -> `"abc-gzip"`: each encoding of a file is its own representation and gets its own strong ETag. */
-function variantEtag(etag: string, suffix: string): string {
+function variantEtag(etag: string, encoding: BodyEncoding): string {
   const quoted = etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`;
-  return suffix ? `${quoted.slice(0, -1)}-${suffix}"` : quoted;
+  return encoding === "identity" ? quoted : `${quoted.slice(0, -1)}-${encoding}"`;
 }
 
 function prepare(file: CachedFile): PreparedFile {
   let ready = prepared.get(file);
   if (ready) return ready;
-  const html = isHtml(file.contentType);
-  const compressible = file.gzip !== null || file.br !== null;
-  const cacheControl = isImage(file.contentType) ? IMAGE_CACHE_CONTROL : HTML_CACHE_CONTROL;
-  const common = ["x-content-type-options", "nosniff", ...(html ? HTML_SECURITY_HEADERS : [])];
-  const vary = compressible ? ["vary", "Accept-Encoding"] : [];
-  const lastModified = file.lastModified ? ["last-modified", file.lastModified] : [];
-  const variant = (body: Buffer, encoding: ContentEncoding): Variant => {
-    const etag = variantEtag(file.etag, encoding === "identity" ? "" : encoding);
-    const encodingHeader = encoding === "identity" ? [] : ["content-encoding", encoding];
-    const entity = ["content-type", file.contentType, "content-length", String(body.length), ...encodingHeader];
-    return {
-      body,
-      etag,
-      ok: [...entity, "etag", etag, ...lastModified, "cache-control", cacheControl, ...vary, ...common],
-      notModified: ["etag", etag, ...lastModified, "cache-control", cacheControl, ...vary, ...common],
-      // A 404 page is not revalidated: it has no validators, and is asked for again each time.
-      notFound: [...entity, "cache-control", "no-cache", ...vary, ...common],
-    };
-  };
-  const identity = variant(file.body, "identity");
-  const gzip = file.gzip ? variant(file.gzip, "gzip") : null;
-  const br = file.br ? variant(file.br, "br") : null;
   const modified = file.lastModified ? Date.parse(file.lastModified) : Number.NaN;
-  ready = {
-    identity,
-    gzip,
-    br,
-    etags: [identity, gzip, br].filter((v): v is Variant => v !== null).map((v) => v.etag),
-    lastModifiedMs: Number.isNaN(modified) ? null : modified,
-  };
+  ready = { lastModifiedMs: Number.isNaN(modified) ? null : modified, variants: {} };
   prepared.set(file, ready);
   return ready;
 }
+
+function variantOf(ready: PreparedFile, file: CachedFile, encoding: BodyEncoding): Variant {
+  return (ready.variants[encoding] ??= { etag: variantEtag(file.etag, encoding) });
+}
+
+/** Caching, Vary and security headers of a file; `validators` adds Last-Modified (not on 404 answers). */
+function tail(file: CachedFile, validators: boolean): string[] {
+  const cacheControl = !validators ? "no-cache" : isImage(file.contentType) ? IMAGE_CACHE_CONTROL : HTML_CACHE_CONTROL;
+  return [
+    ...(validators && file.lastModified ? ["last-modified", file.lastModified] : []),
+    "cache-control",
+    cacheControl,
+    ...(file.compressible ? ["vary", "Accept-Encoding"] : []),
+    "x-content-type-options",
+    "nosniff",
+    ...(isHtml(file.contentType) ? HTML_SECURITY_HEADERS : []),
+  ];
+}
+
+function entity(file: CachedFile, encoding: BodyEncoding, length: number): string[] {
+  const encodingHeader = encoding === "identity" ? [] : ["content-encoding", encoding];
+  return ["content-type", file.contentType, "content-length", String(length), ...encodingHeader];
+}
+
+const okHeaders = (variant: Variant, file: CachedFile, encoding: BodyEncoding, length: number) =>
+  (variant.ok ??= [...entity(file, encoding, length), "etag", variant.etag, ...tail(file, true)]);
+const notModifiedHeaders = (variant: Variant, file: CachedFile) => (variant.notModified ??= ["etag", variant.etag, ...tail(file, true)]);
+// A 404 page is not revalidated: it has no validators, and is asked for again each time.
+const notFoundHeaders = (variant: Variant, file: CachedFile, encoding: BodyEncoding, length: number) =>
+  (variant.notFound ??= [...entity(file, encoding, length), ...tail(file, false)]);
 
 const encodingMemo = new Map<string, ContentEncoding>();
 
@@ -141,33 +145,64 @@ export function negotiateEncoding(acceptEncoding: string | null | undefined): Co
   return encoding;
 }
 
-function pickVariant(file: PreparedFile, acceptEncoding: string | null | undefined): Variant {
-  if (file.gzip === null && file.br === null) return file.identity;
-  const encoding = negotiateEncoding(acceptEncoding);
-  if (encoding === "br") return file.br ?? file.gzip ?? file.identity;
-  if (encoding === "gzip") return file.gzip ?? file.identity;
-  return file.identity;
+/** The encoding to send: the client's best that the file offers (br, then gzip, then identity). */
+function pickEncoding(file: CachedFile, acceptEncoding: string | null | undefined): BodyEncoding {
+  if (!file.compressible) return "identity";
+  const wanted = negotiateEncoding(acceptEncoding);
+  if (wanted === "br") return "br";
+  if (wanted === "gzip" && file.offers("gzip")) return "gzip";
+  return "identity";
 }
 
-/** `If-None-Match` against a file's ETags (weak comparison, as RFC 9110 asks for this header). */
-function noneMatch(header: string, file: PreparedFile, variant: Variant): boolean {
+const ENCODINGS: readonly BodyEncoding[] = ["identity", "gzip", "br"];
+
+/** `If-None-Match` against the ETags of every encoding of a file (weak comparison, as RFC 9110 asks for this header). */
+function noneMatch(header: string, file: CachedFile, variant: Variant): boolean {
   if (header === variant.etag) return true;
   if (header.trim() === "*") return true;
+  const encodings = file.compressible ? ENCODINGS : (["identity"] as const);
   for (const candidate of header.split(",")) {
     let tag = candidate.trim();
     if (tag.startsWith("W/")) tag = tag.slice(2);
-    if (file.etags.includes(tag)) return true;
+    if (encodings.some((encoding) => variantEtag(file.etag, encoding) === tag)) return true;
   }
   return false;
 }
 
-function notModified(request: SiteRequest, file: PreparedFile, variant: Variant): boolean {
+function notModified(request: SiteRequest, file: CachedFile, ready: PreparedFile, variant: Variant): boolean {
   if (request.ifNoneMatch) return noneMatch(request.ifNoneMatch, file, variant);
-  if (request.ifModifiedSince && file.lastModifiedMs !== null) {
+  if (request.ifModifiedSince && ready.lastModifiedMs !== null) {
     const since = Date.parse(request.ifModifiedSince);
-    return !Number.isNaN(since) && file.lastModifiedMs <= since;
+    return !Number.isNaN(since) && ready.lastModifiedMs <= since;
   }
   return false;
+}
+
+/**
+ * The answer with `file`'s body (status 200, or 404 for the site's 404 page) in the encoding the
+ * client takes best. From memory when it holds that body (or none is needed: HEAD of the body as
+ * published); else a promise, unless `memoryOnly`, when the answer is undefined.
+ */
+function withBody(file: CachedFile, request: SiteRequest, status: 200 | 404, memoryOnly: boolean): SiteAnswer | Promise<SiteAnswer> | undefined {
+  const ready = prepare(file);
+  const encoding = pickEncoding(file, request.acceptEncoding);
+  const variant = variantOf(ready, file, encoding);
+  const head = request.method === "HEAD";
+  const answer = (length: number, body: Buffer | null): SiteAnswer => ({
+    status,
+    headers: status === 200 ? okHeaders(variant, file, encoding, length) : notFoundHeaders(variant, file, encoding, length),
+    body: head ? null : body,
+  });
+  const held = file.held(encoding);
+  if (held) return answer(held.length, held);
+  if (head && encoding === "identity") return answer(file.size, null);
+  if (memoryOnly) return undefined;
+  return file.load(encoding).then((body) => {
+    if (body) return answer(body.length, body);
+    // The encoding proved not worth it (gzip of a tiny file): pickEncoding no longer offers it.
+    const again = withBody(file, request, status, false)!;
+    return again;
+  });
 }
 
 /** Whether `path` names a file of the site (the 404 page is not one: it is only served as a 404). */
@@ -178,16 +213,19 @@ export function isStaticPath(site: CachedSite, path: string): boolean {
 /**
  * A GET or HEAD of one of the site's files: 200, or 304 when the client's copy is current; a path
  * with trailing slashes whose bare form is a file: 301 there. Anything else: undefined (dynamic
- * paths, then the 404 page, are the caller's).
+ * paths, then the 404 page, are the caller's). A body memory does not hold makes it a promise;
+ * with `memoryOnly` such a request answers undefined instead, and reads or makes nothing.
  */
-export function serveFile(site: CachedSite, request: SiteRequest): SiteAnswer | undefined {
+export function serveFile(site: CachedSite, request: SiteRequest, options: { memoryOnly: true }): SiteAnswer | undefined;
+export function serveFile(site: CachedSite, request: SiteRequest, options?: { memoryOnly?: boolean }): SiteAnswer | Promise<SiteAnswer> | undefined;
+export function serveFile(site: CachedSite, request: SiteRequest, options: { memoryOnly?: boolean } = {}): SiteAnswer | Promise<SiteAnswer> | undefined {
   const path = request.path;
   const file = path === "/404" ? undefined : site.files.get(path);
   if (!file) return trailingSlashRedirect(site, request);
   const ready = prepare(file);
-  const variant = pickVariant(ready, request.acceptEncoding);
-  if (notModified(request, ready, variant)) return { status: 304, headers: variant.notModified, body: null };
-  return { status: 200, headers: variant.ok, body: request.method === "HEAD" ? null : variant.body };
+  const variant = variantOf(ready, file, pickEncoding(file, request.acceptEncoding));
+  if (notModified(request, file, ready, variant)) return { status: 304, headers: notModifiedHeaders(variant, file), body: null };
+  return withBody(file, request, 200, options.memoryOnly === true);
 }
 
 /** `/about/` -> 301 `/about` (query kept), only when `/about` is a file: never a redirect to `//host`. */
@@ -209,10 +247,9 @@ export function redirectAnswer(location: string): SiteAnswer {
 }
 
 /** The site's 404 page in its design, with status 404; a plain one when the snapshot has none. */
-export function notFoundAnswer(site: CachedSite, request: SiteRequest): SiteAnswer {
+export function notFoundAnswer(site: CachedSite, request: SiteRequest): SiteAnswer | Promise<SiteAnswer> {
   if (!site.notFound) return plainPage(404, "Page not found", "There is no page at this address.", request.method);
-  const variant = pickVariant(prepare(site.notFound), request.acceptEncoding);
-  return { status: 404, headers: variant.notFound, body: request.method === "HEAD" ? null : variant.body };
+  return withBody(site.notFound, request, 404, false)!;
 }
 
 /** Another method than GET or HEAD on one of the site's files. */

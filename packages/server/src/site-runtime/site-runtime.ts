@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RepositeError, SiteCache, VisitCounter, type CachedSite, type PublishedSite, type Reposite } from "@reposite/core";
+import { RepositeError, SiteCache, VisitCounter, type CachedSite, type PublishedSiteInfo, type Reposite } from "@reposite/core";
 import { HTTPError, HTTPResponse, type H3Event, type Middleware } from "h3";
 import { createHostRouter, type HostResolver, type HostRouter } from "./host-router.js";
 import {
@@ -16,7 +16,7 @@ import {
 declare module "h3" {
   interface H3EventContext {
     /** Set by the site runtime on requests to a published site, before `dynamic` is called. */
-    site?: PublishedSite;
+    site?: PublishedSiteInfo;
   }
 }
 
@@ -29,7 +29,7 @@ declare module "h3" {
  *
  * An H3 sub-app fits: `dynamic: (event) => siteApp.handler(event)`.
  */
-export type DynamicSiteHandler = (event: H3Event, site: PublishedSite) => unknown;
+export type DynamicSiteHandler = (event: H3Event, site: PublishedSiteInfo) => unknown;
 
 export interface SiteRuntimeOptions {
   /** The dynamic part of site hosts; see `DynamicSiteHandler`. */
@@ -68,16 +68,16 @@ function countVisit(serving: SiteServing, site: CachedSite, request: SiteRequest
   serving.visits.count(site.site.site_id, { userAgent: userAgent ?? undefined, method: request.method, path: request.path });
 }
 
-const pairs = new WeakMap<readonly string[], [string, string][]>();
-
-/** A `SiteAnswer` as h3 takes it. Header pairs are made once per header list (lists are shared per file). */
-function toH3(answer: SiteAnswer): HTTPResponse {
-  let headers = pairs.get(answer.headers);
-  if (!headers) {
-    headers = [];
-    for (let i = 0; i < answer.headers.length; i += 2) headers.push([answer.headers[i]!, answer.headers[i + 1]!]);
-    pairs.set(answer.headers, headers);
-  }
+/**
+ * A `SiteAnswer` as h3 takes it. Header pairs are made per answer, not kept: the hot answers go out
+ * on the fast path, and memory per site stays what the cache counts.
+ */
+function toH3(answer: SiteAnswer): HTTPResponse;
+function toH3(answer: SiteAnswer | Promise<SiteAnswer>): HTTPResponse | Promise<HTTPResponse>;
+function toH3(answer: SiteAnswer | Promise<SiteAnswer>): HTTPResponse | Promise<HTTPResponse> {
+  if (answer instanceof Promise) return answer.then((ready) => toH3(ready));
+  const headers: [string, string][] = [];
+  for (let i = 0; i < answer.headers.length; i += 2) headers.push([answer.headers[i]!, answer.headers[i + 1]!]);
   // Buffers are Uint8Arrays over plain ArrayBuffers here; the cast only quiets SharedArrayBuffer typing.
   return new HTTPResponse(answer.body as Uint8Array<ArrayBuffer> | null, { status: answer.status, headers });
 }
@@ -109,6 +109,16 @@ export function siteRuntime(reposite: Reposite, options: SiteRuntimeOptions = {}
     if (!site) return toH3(unknownSiteAnswer(request, serving.serviceUrl));
     if (request.method === "GET" || request.method === "HEAD") {
       const served = serveFile(site, request);
+      if (served instanceof Promise) {
+        // A body memory does not hold: made in another encoding, or read from storage (the preview image).
+        return served.then(
+          (ready) => {
+            countVisit(serving, site, request, event.req.headers.get("user-agent"));
+            return toH3(ready);
+          },
+          (error: unknown) => toH3(failure(error, request, "reading a file"))
+        );
+      }
       if (served) {
         if (served.status !== 301) countVisit(serving, site, request, event.req.headers.get("user-agent"));
         return toH3(served);
@@ -155,8 +165,10 @@ export function siteRuntime(reposite: Reposite, options: SiteRuntimeOptions = {}
 const isUnhandled = (value: unknown) => value === undefined || value === H3_NOT_FOUND;
 
 /** Nothing answered: 405 on one of the site's files, the site's 404 page elsewhere. */
-function fallback(site: CachedSite, request: SiteRequest): SiteAnswer {
-  return isStaticPath(site, request.path) ? methodNotAllowedAnswer(request) : notFoundAnswer(site, request);
+function fallback(site: CachedSite, request: SiteRequest): SiteAnswer | Promise<SiteAnswer> {
+  if (isStaticPath(site, request.path)) return methodNotAllowedAnswer(request);
+  const answer = notFoundAnswer(site, request);
+  return answer instanceof Promise ? answer.catch((error: unknown) => failure(error, request, "the 404 page")) : answer;
 }
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -182,7 +194,7 @@ function answerFromMemory(serving: SiteServing, req: IncomingMessage, res: Serve
     ifModifiedSince: headers.ifModifiedSince,
     acceptEncoding: headers.acceptEncoding,
   };
-  const served = serveFile(site, request);
+  const served = serveFile(site, request, { memoryOnly: true });
   if (!served) return false;
   if (served.status !== 301) countVisit(serving, site, request, headers.userAgent);
   res.writeHead(served.status, served.headers as string[]);

@@ -1,4 +1,4 @@
-import type { MemberView, PublishedSite } from "@reposite/core";
+import type { MemberView, PublishedSiteInfo } from "@reposite/core";
 import { MEMBER_COOKIE } from "./member-session.js";
 
 /** Who the member is, for the app behind `/app/`. Only Reposite sets these; see appRequestHeaders. */
@@ -9,7 +9,7 @@ export const RESERVED_HEADER_PREFIX = "x-reposite-";
 
 /** What the app proxy (app hosting) gets for one request under `/app/`. */
 export interface AppRequest {
-  site: PublishedSite;
+  site: PublishedSiteInfo;
   /** The request as it came in. Forward `headers`, never `request.headers`. */
   request: Request;
   /** Path for the app: `/app` removed, so `/app/x?y` is `/x?y` and `/app` is `/`. */

@@ -1,4 +1,4 @@
-import { MEMBER_SESSION_TTL_MS, RepositeError, type MemberView, type MembersService, type PublishedSite, type SiteSession } from "@reposite/core";
+import { MEMBER_SESSION_TTL_MS, RepositeError, type MemberView, type MembersService, type PublishedSiteInfo, type SiteSession } from "@reposite/core";
 import { deleteCookie, getCookie, setCookie, type H3Event } from "h3";
 import { hostCookieName } from "../../http/browser-session.js";
 
@@ -10,14 +10,14 @@ import { hostCookieName } from "../../http/browser-session.js";
 export const MEMBER_COOKIE = "reposite_member";
 
 /** The member cookie's name on this site: only that name is read. */
-export const memberCookieName = (site: PublishedSite): string => hostCookieName(MEMBER_COOKIE, site.url);
+export const memberCookieName = (site: PublishedSiteInfo): string => hostCookieName(MEMBER_COOKIE, site.url);
 
 export interface CurrentMember {
   member: MemberView;
   session: SiteSession;
 }
 
-const cookieOptions = (site: PublishedSite) => ({
+const cookieOptions = (site: PublishedSiteInfo) => ({
   httpOnly: true,
   sameSite: "lax" as const,
   secure: new URL(site.url).protocol === "https:",
@@ -25,19 +25,19 @@ const cookieOptions = (site: PublishedSite) => ({
 });
 
 /** The member signed in on this site in this browser, or null. */
-export function currentMember(members: MembersService, event: H3Event, site: PublishedSite): Promise<CurrentMember | null> {
+export function currentMember(members: MembersService, event: H3Event, site: PublishedSiteInfo): Promise<CurrentMember | null> {
   return members.findSession(site.site_id, getCookie(event, memberCookieName(site)));
 }
 
 /** Signs the browser in on the site; the session this browser had there ends. */
-export async function startMemberSession(members: MembersService, event: H3Event, site: PublishedSite, memberId: string): Promise<void> {
+export async function startMemberSession(members: MembersService, event: H3Event, site: PublishedSiteInfo, memberId: string): Promise<void> {
   const previous = getCookie(event, memberCookieName(site));
   if (previous) await members.endSession(previous);
   const { secret } = await members.createSession(site.site_id, memberId);
   setCookie(event, memberCookieName(site), secret, { ...cookieOptions(site), maxAge: Math.floor(MEMBER_SESSION_TTL_MS / 1000) });
 }
 
-export async function endMemberSession(members: MembersService, event: H3Event, site: PublishedSite): Promise<void> {
+export async function endMemberSession(members: MembersService, event: H3Event, site: PublishedSiteInfo): Promise<void> {
   const secret = getCookie(event, memberCookieName(site));
   if (secret) await members.endSession(secret);
   deleteCookie(event, memberCookieName(site), cookieOptions(site));

@@ -10,7 +10,7 @@ import {
   type Design,
   type DiscourseOptions,
   type ProjectRecord,
-  type PublishedSite,
+  type PublishedSiteInfo,
   type Reposite,
   type SafeHtml,
   type SiteContext,
@@ -39,7 +39,7 @@ export interface SiteDynamicOptions {
  * Answers one dynamic request of a published site (the runtime has found the site by its host), or
  * undefined for a path that is not dynamic, which the runtime then answers from the site's files.
  */
-export type SiteDynamicHandler = (event: H3Event, site: PublishedSite) => Promise<Response | undefined>;
+export type SiteDynamicHandler = (event: H3Event, site: PublishedSiteInfo) => Promise<Response | undefined>;
 
 /**
  * Whether the runtime hands a path to the dynamic handler: everything under `/auth/`, `/community`
@@ -59,7 +59,7 @@ export function isDynamicSitePath(pathname: string): boolean {
 /** Per request: the site, its project as it is now, the design and the page context. */
 interface SiteRequest {
   event: H3Event;
-  site: PublishedSite;
+  site: PublishedSiteInfo;
   project: ProjectRecord | null;
   design: Design;
   context: SiteContext;
@@ -328,7 +328,7 @@ function pageMessage(error: RepositeError): string {
 }
 
 /** The site's project as it is now (auth_redirect_to_app, logo, colour mode), or null when it was deleted. */
-async function projectOf(reposite: Reposite, site: PublishedSite): Promise<ProjectRecord | null> {
+async function projectOf(reposite: Reposite, site: PublishedSiteInfo): Promise<ProjectRecord | null> {
   try {
     return await reposite.projects.getOwned(site.owner_id, site.site_id);
   } catch (error) {
@@ -338,7 +338,7 @@ async function projectOf(reposite: Reposite, site: PublishedSite): Promise<Proje
 }
 
 /** What the design's frame needs: the published menu and forum switch, the project's logo and look. */
-function siteContext(site: PublishedSite, project: ProjectRecord | null, clock: Clock): SiteContext {
+function siteContext(site: PublishedSiteInfo, project: ProjectRecord | null, clock: Clock): SiteContext {
   return {
     name: site.name,
     logoUrl: project ? logoSource(project) : "",
