@@ -28,4 +28,10 @@ export {
 export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite } from "./sample-pages.js";
 export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";
 export { freePort } from "./free-port.js";
+export {
+  createMemoryContainerRuntime,
+  type MemoryContainerRuntime,
+  type MemoryContainerRuntimeOptions,
+  type MemoryContainerInfo,
+} from "./memory-container-runtime.js";
 export { startImageHost, TEST_PNG, TEST_SVG, type ImageHost } from "./image-host.js";

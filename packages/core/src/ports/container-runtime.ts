@@ -42,7 +42,7 @@ export interface ContainerRuntime {
   /** Containers whose labels include every one given, running or not. */
   listContainers(labels: Record<string, string>): Promise<ContainerSummary[]>;
 
-  /** The last `tail` lines of a container's output (stdout and stderr, in order). */
+  /** The last `tail` lines of a container's output (stdout and stderr, in order); none for a missing container. */
   logs(id: string, tail: number): Promise<string[]>;
 
   /** Removes an image; a missing one is fine. */
@@ -50,6 +50,12 @@ export interface ContainerRuntime {
 
   /** Removes a named volume and its data; a missing one is fine. */
   removeVolume(name: string): Promise<void>;
+
+  /**
+   * Removes a network `runContainer` made (when the app is deleted); a missing one is fine. Rejects
+   * while a running container is still on it.
+   */
+  removeNetwork(name: string): Promise<void>;
 
   /** Bytes an image and a volume use on disk, or null when unknown. */
   imageSize(id: string): Promise<number | null>;
