@@ -28,6 +28,7 @@ export {
 export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite } from "./sample-pages.js";
 export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";
 export { freePort } from "./free-port.js";
+export { containerRuntimeContract, type ContainerRuntimeContractSetup } from "./contracts/container-runtime-contract.js";
 export {
   createMemoryContainerRuntime,
   type MemoryContainerRuntime,
