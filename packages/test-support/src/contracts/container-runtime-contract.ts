@@ -357,10 +357,11 @@ export function containerRuntimeContract(name: string, setup: () => Promise<Cont
     });
 
     it("tells resource use when it has the stats capability", async () => {
-      if (!env().runtime.capabilities.stats || !env().runtime.stats) return;
+      const { runtime } = env();
+      if (!runtime.capabilities.stats || !runtime.stats) return;
       const handle = await run("stats", { memoryMb: 96 });
       await textOf(`http://127.0.0.1:${handle.hostPort}/`);
-      const stats = await env().runtime.stats(handle.id);
+      const stats = await runtime.stats(handle.id);
       expect(stats.memoryLimitBytes).toBe(96 * MiB);
       expect(stats.memoryBytes).toBeGreaterThan(0);
       expect(stats.cpuPercent).toBeGreaterThanOrEqual(0);
