@@ -42,6 +42,7 @@ import { RepositoriesService } from "./repositories/repositories-service.js";
 import { SessionsService } from "./sessions/sessions-service.js";
 import { SignInLinks } from "./sessions/sign-in-links.js";
 import { PublishedSiteStore } from "./sites/published-site-store.js";
+import { ProjectRemoval } from "./sites/project-removal.js";
 import { PublishingService } from "./sites/publishing-service.js";
 import { DEFAULT_SITE_CACHE_BYTES, SiteCache } from "./sites/site-cache.js";
 import { VisitCounter } from "./sites/visits.js";
@@ -102,6 +103,8 @@ export interface Reposite {
   readonly generation: GenerationService;
   readonly pageVersions: PageVersionsService;
   readonly publishing: PublishingService;
+  /** Deleting projects: without purge a live site stays up; with purge everything the project holds goes. */
+  readonly projectRemoval: ProjectRemoval;
   /** Published sites in memory, ready to serve (the site runtime reads only this on its hot path). */
   readonly siteCache: SiteCache;
   readonly visits: VisitCounter;
@@ -143,6 +146,7 @@ const SERVICES = [
   GenerationService,
   PublishedSiteStore,
   PublishingService,
+  ProjectRemoval,
   SiteCache,
   VisitCounter,
   MembersService,
@@ -207,6 +211,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     generation: container.resolve(GenerationService),
     pageVersions: container.resolve(PageVersionsService),
     publishing: container.resolve(PublishingService),
+    projectRemoval: container.resolve(ProjectRemoval),
     siteCache: container.resolve(SiteCache),
     visits: container.resolve(VisitCounter),
     members: container.resolve(MembersService),

@@ -121,6 +121,7 @@ export { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js
 export { createIndexNowNotifier, DEFAULT_INDEXNOW_ENDPOINT, INDEXNOW_MAX_URLS, type IndexNowNotifierOptions } from "./sites/indexnow-notifier.js";
 export { PublishingService, type SlugCheck, type SlugView, type PublishResult } from "./sites/publishing-service.js";
 export { PublishedSiteStore } from "./sites/published-site-store.js";
+export { ProjectRemoval } from "./sites/project-removal.js";
 export { RESERVED_SLUGS, SLUG_MIN_LENGTH, SLUG_MAX_LENGTH, isValidSlug, slugProblem, slugFromName, slugCandidates, type SlugProblem } from "./sites/slugs.js";
 export { siteHead, notFoundHead, injectHead, stripSiteHead, pageMeta, PREVIEW_IMAGE_PATH, PREVIEW_IMAGE_WIDTH, PREVIEW_IMAGE_HEIGHT, type SiteHeadInput } from "./sites/site-head.js";
 export { renderSitemap, type SitemapEntry } from "./sites/sitemap.js";

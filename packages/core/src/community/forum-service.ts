@@ -131,6 +131,15 @@ export class ForumService {
     return toReplyView(reply);
   }
 
+  /** Removes the site's forum: every thread, its replies and the list. For a purge of the project. */
+  async purgeSite(siteId: string): Promise<void> {
+    if (!isWellFormedId(siteId, "site")) return;
+    for (const prefix of [`forum-threads:${siteId}`, `forum-replies:${siteId}`]) {
+      for (const key of await this.storage.getKeys(prefix)) await this.storage.removeItem(key);
+    }
+    await this.locks.withLock(indexKey(siteId), () => this.storage.removeItem(indexKey(siteId)));
+  }
+
   /** Moves a thread to the front of the list. */
   private bump(siteId: string, threadId: string): Promise<void> {
     return this.locks.withLock(indexKey(siteId), async () => {

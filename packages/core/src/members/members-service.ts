@@ -53,7 +53,14 @@ const memberKey = (siteId: string, memberId: string) => `members:${siteId}:${mem
 const emailKey = (siteId: string, email: string) => `member-emails:${siteId}:${sha256(email)}`;
 /** The site's members in registration order, so a list reads one index and the records. */
 const siteIndexKey = (siteId: string) => `site-members:${siteId}`;
-const sessionKey = (secret: string) => `member-sessions:${sha256(secret)}`;
+const sessionKeyOfHash = (hash: string) => `member-sessions:${hash}`;
+const sessionKey = (secret: string) => sessionKeyOfHash(sha256(secret));
+/**
+ * One small record per session under its site (the session's end, in ms), so a purge finds the
+ * site's sessions without reading the sessions of every site.
+ */
+const siteSessionsPrefix = (siteId: string) => `site-member-sessions:${siteId}`;
+const siteSessionKey = (siteId: string, secret: string) => `${siteSessionsPrefix(siteId)}:${sha256(secret)}`;
 /** Ids given to `get` and `createSession` go into keys: a malformed one is no member. */
 const isMemberKeyPart = (siteId: string, memberId: string) => isWellFormedId(siteId, "site") && isWellFormedId(memberId, "member");
 
@@ -150,6 +157,7 @@ export class MembersService {
     if (!updated) throw new RepositeError(404, "This member does not exist.", "member_not_found");
     const secret = newSecret();
     const session: SiteSession = { site_id: siteId, member_id: memberId, csrf: newSecret(), expires_at: now.getTime() + MEMBER_SESSION_TTL_MS };
+    await this.storage.setItem(siteSessionKey(siteId, secret), session.expires_at);
     await this.storage.setItem(sessionKey(secret), session);
     return { secret, session };
   }
@@ -164,6 +172,7 @@ export class MembersService {
     if (!session || session.site_id !== siteId) return null;
     if (session.expires_at <= this.clock.now().getTime()) {
       await this.storage.removeItem(sessionKey(secret));
+      await this.storage.removeItem(siteSessionKey(siteId, secret));
       return null;
     }
     const member = await this.get(siteId, session.member_id);
@@ -171,7 +180,26 @@ export class MembersService {
   }
 
   async endSession(secret: string): Promise<void> {
+    const session = await this.storage.getItem<SiteSession>(sessionKey(secret));
     await this.storage.removeItem(sessionKey(secret));
+    if (isWellFormedId(session?.site_id, "site")) await this.storage.removeItem(siteSessionKey(session.site_id, secret));
+  }
+
+  /**
+   * Removes what a site's members left: every session, the member records with their password
+   * hashes, the email index and the member list. For a purge of the project (`DELETE … ?purge=1`).
+   */
+  async purgeSite(siteId: string): Promise<void> {
+    if (!isWellFormedId(siteId, "site")) return;
+    const sessions = siteSessionsPrefix(siteId);
+    for (const key of await this.storage.getKeys(sessions)) {
+      await this.storage.removeItem(sessionKeyOfHash(key.slice(sessions.length + 1)));
+      await this.storage.removeItem(key);
+    }
+    for (const prefix of [`members:${siteId}`, `member-emails:${siteId}`]) {
+      for (const key of await this.storage.getKeys(prefix)) await this.storage.removeItem(key);
+    }
+    await this.locks.withLock(siteIndexKey(siteId), () => this.storage.removeItem(siteIndexKey(siteId)));
   }
 
   private async findByEmail(siteId: string, email: string): Promise<MemberRecord | null> {

@@ -129,6 +129,19 @@ export class PageVersionsService {
     return records.filter((record): record is PageVersionRecord => record !== null);
   }
 
+  /** Removes every version of the site's pages and their histories. For a purge of the project. */
+  async purgeSite(siteId: string): Promise<void> {
+    if (!isWellFormedId(siteId, "site")) return;
+    for (const kind of PAGE_KINDS) {
+      await this.locks.withLock(historyKey(siteId, kind), async () => {
+        for (const id of (await this.storage.getItem<string[]>(historyKey(siteId, kind))) ?? []) {
+          if (isWellFormedId(id, "ver")) await this.storage.removeItem(versionKey(id));
+        }
+        await this.storage.removeItem(historyKey(siteId, kind));
+      });
+    }
+  }
+
   private async setCurrent(siteId: string, kind: PageKind, versionId: string): Promise<ProjectRecord> {
     const updated = await this.store.modify(siteId, (project) => ({
       ...project,

@@ -103,8 +103,9 @@ export class ProjectsService {
   }
 
   /**
-   * Removes the project. Its published site stays up (publishing keeps its own copy of the pages);
-   * `PublishingService.unpublish(…, { releaseSlug: true })` first takes it down (`purge=1`).
+   * Removes the project record alone: what publishing, members, the forum and page versions keep
+   * by its id stays. `ProjectRemoval.delete` is the whole deletion the API does (`DELETE
+   * /app/sites/{id}`, with or without `purge`); use it unless you clean up those yourself.
    */
   async delete(ownerId: string, id: string): Promise<void> {
     const project = await this.getOwned(ownerId, id);

@@ -55,8 +55,8 @@ const PNG = "image/png";
 /** The sign-in page is for people who have an account, not for search results. */
 const INDEXED: readonly PageKind[] = ["template", "about", "faq"];
 
-/** One publish of one project at a time: a publish, a rename and a take-down never interleave. */
-const siteLock = (siteId: string) => `publishing:${siteId}`;
+/** One publish of one project at a time: a publish, a rename, a take-down and a delete never interleave. */
+export const siteLock = (siteId: string) => `publishing:${siteId}`;
 
 /**
  * Addresses and publishing. Publishing copies each page's current version into a snapshot

@@ -37,9 +37,7 @@ export function projectRoutes(app: H3, reposite: Reposite): void {
 
   app.delete("/app/sites/:site_id", async (event) => {
     const { account } = await requireToken(reposite, event);
-    const id = siteId(event);
-    if (purgeFlag(event)) await reposite.publishing.unpublish(account.id, id, { releaseSlug: true });
-    await reposite.projects.delete(account.id, id);
+    await reposite.projectRemoval.delete(account.id, siteId(event), { purge: purgeFlag(event) });
     event.res.status = 204;
     return null;
   });
