@@ -469,9 +469,9 @@ async function measureMemory(workDir) {
   console.log(`    RSS            ${kb(browsers.rss).padStart(10)} per site over all ${result.count}; ${perSecond(second.rss)} per site over the second half (heap + buffers ${perSecond(second.heap + second.buffers)})`);
   console.log(`    counted by the cache against its budget: ${kb(result.accounted)} per site`);
   const gzip = growth(result.browsers, result.gzip);
-  console.log(`  then gzip-only clients asked the same: +${kb(gzip.heap + gzip.buffers)} heap + buffers per site (gzip made on first use and kept, within the budget)`);
+  console.log(`  then gzip-only clients asked the same: +${kb(gzip.heap + gzip.buffers)} heap + buffers per site (gzip made on first use, kept within the budget)`);
   const plain = growth(result.gzip, result.plain);
-  console.log(`  then clients without compression (curl): +${kb(plain.heap + plain.buffers)} per site (plain bodies are made from brotli per request, never kept)`);
+  console.log(`  then clients without compression (curl) asked the same: +${kb(plain.heap + plain.buffers)} per site (plain bodies made on first use, kept within the budget)`);
 }
 
 function startChild(flag, workDir, ...extra) {

@@ -530,6 +530,8 @@ describe.each(["server", "app"] as const)("published sites over a socket (%s)", 
       expect(again.headers.etag).toBe(first.headers.etag);
       const plain = encoding === "gzip" ? gunzipSync(first.body) : first.body;
       expect(plain.equals(bodyOf("/faq"))).toBe(true);
+      // Kept: the next such request is answered on the fast path, from memory.
+      expect(rig.reposite.siteCache.peek("lumen")!.files.get("/faq")!.held(encoding === "gzip" ? "gzip" : "identity")?.equals(first.body)).toBe(true);
     }
     expect(rig.storageCalls()).toBe(0);
   });

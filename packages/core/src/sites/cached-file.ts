@@ -25,9 +25,8 @@ export const FILE_OVERHEAD_BYTES = 1_024;
 /**
  * One file of a cached site. Memory holds one body per file: brotli for text that brotli makes
  * smaller, else the body as published; nothing for a file kept apart (the preview image), which is
- * read from storage when asked for. gzip of a text file is made on the first request that takes
- * it and kept while the cache's byte budget allows; its plain body is made from brotli for each
- * request that takes no compression (few do), and never kept.
+ * read from storage when asked for. gzip and the plain body of a text file are made on the first
+ * request that needs them (most clients take brotli) and kept while the cache's byte budget allows.
  */
 export interface CachedFile {
   readonly path: string;
@@ -47,8 +46,8 @@ export interface CachedFile {
   /** The body in `encoding` when memory holds it (synchronous: the hot path), else undefined. */
   held(encoding: BodyEncoding): Buffer | undefined;
   /**
-   * The body in `encoding`: held, or made from the held body (gzip is then kept, when the
-   * budget allows), or read from storage for a file kept apart. Null when the encoding is not offered, or
+   * The body in `encoding`: held, or made from the held body (and then kept, when the budget
+   * allows), or read from storage for a file kept apart. Null when the encoding is not offered, or
    * proved not to be worth it (gzip of a tiny file). A file kept apart that is gone meanwhile: `404`.
    */
   load(encoding: BodyEncoding): Promise<Buffer | null>;
@@ -180,9 +179,8 @@ class MemoryFile implements CachedFile {
       }
       body = exact(gzipped);
     }
-    // gzip is kept (within the budget); the plain body is made again from brotli each time: few
-    // clients take no compression, and a plain copy of every page would triple a site's memory.
-    if (encoding === "gzip" && (this.hooks.keep?.(body.length) ?? true)) this.bodies[encoding] = body;
+    // Kept while the budget allows: the next such request is answered from memory, on the fast path.
+    if (this.hooks.keep?.(body.length) ?? true) this.bodies[encoding] = body;
     return body;
   }
 }
