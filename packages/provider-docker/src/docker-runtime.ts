@@ -1,0 +1,328 @@
+import type {
+  BuildRequest,
+  BuiltImage,
+  ContainerHandle,
+  ContainerRuntime,
+  ContainerSpec,
+  ContainerState,
+  ContainerStats,
+  ContainerSummary,
+} from "@reposite/core";
+import Docker from "dockerode";
+import { buildImage, engineMessage } from "./docker-build.js";
+
+export interface DockerRuntimeOptions {
+  /**
+   * Where the Engine answers, in `DOCKER_HOST`'s form: `unix:///var/run/docker.sock`,
+   * `tcp://127.0.0.1:2375`. When absent, dockerode's default: `DOCKER_HOST`, then the default socket.
+   */
+  dockerHost?: string;
+  /**
+   * Run an init process (Docker's `--init`, tini) as each app's PID 1, so an app that does not
+   * handle SIGTERM still stops at once and zombies are reaped. On by default; turn it off for an
+   * Engine without `docker-init`.
+   */
+  init?: boolean;
+  /** Bytes of output kept per container (json-file log, two files of half each); 20 MB by default. */
+  logBytes?: number;
+}
+
+/** A ContainerRuntime on the Docker Engine, with the few extras a server and tests use. */
+export interface DockerRuntime extends ContainerRuntime {
+  /** The dockerode client, for what the port does not cover. */
+  readonly docker: Docker;
+}
+
+const MiB = 1024 * 1024;
+const NEVER = "0001-01-01T00:00:00Z";
+
+/**
+ * The ContainerRuntime on Docker (dockerode 5, Engine API). Every app container is held in:
+ * - memory with `MemorySwap` equal to `Memory` (no extra swap: outgrowing it is an OOM kill),
+ *   `NanoCpus`, a `PidsLimit` (a fork bomb stays inside);
+ * - `no-new-privileges` and every capability dropped (`CapDrop: ALL`). An app that runs as a
+ *   non-root user on a port above 1023, the usual case, needs none: capabilities only matter for
+ *   binding ports below 1024, changing file owners, or switching users at start (images whose
+ *   entrypoint runs `su-exec`/`gosu` from root, which then fail; run them as their user instead).
+ *   A root app still writes the files it owns (the volume is created for it);
+ * - its own user-defined bridge network (`spec.network`, made when missing, labelled): Docker
+ *   isolates bridge networks from each other, so apps cannot reach one another, and names resolve
+ *   only inside a network;
+ * - one port published on 127.0.0.1 only (a free host port the Engine picks), nothing mounted but
+ *   its named volume (never the Docker socket), and logs rotated at `logBytes`.
+ * No restart policy: the server decides what runs (it finds apps again by their labels on boot).
+ */
+export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerRuntime {
+  const docker = new Docker(connection(options.dockerHost));
+  const init = options.init ?? true;
+  const logBytes = options.logBytes ?? 20 * MiB;
+  let version: string | null = null;
+  const networksInProgress = new Map<string, Promise<void>>();
+
+  const ensureNetwork = (name: string, labels: Record<string, string>) => {
+    // One creation at a time per name: two at once could make two networks of the same name.
+    const pending = networksInProgress.get(name);
+    if (pending) return pending;
+    const made = (async () => {
+      const existing = await docker.listNetworks({ filters: { name: [name] } });
+      if (existing.some((network) => network.Name === name)) return;
+      await docker.createNetwork({ Name: name, Driver: "bridge", CheckDuplicate: true, Labels: labels }).catch((error: unknown) => {
+        const message = engineMessage(error);
+        // Docker's default address pools hold about 30 bridge networks: one per app runs out fast.
+        if (/address pool/i.test(message)) {
+          throw new Error(`[provider-docker] no subnet left for the network ${name} (${message}): give the Engine smaller networks with "default-address-pools" in daemon.json, for example [{"base": "10.200.0.0/16", "size": 28}] for 4096 apps`);
+        }
+        throw new Error(`[provider-docker] cannot create the network ${name}: ${message}`);
+      });
+    })().finally(() => networksInProgress.delete(name));
+    networksInProgress.set(name, made);
+    return made;
+  };
+
+  const ensureVolume = async (name: string, labels: Record<string, string>) => {
+    const existing = await docker.getVolume(name).inspect().catch(ifMissing(null));
+    if (!existing) await docker.createVolume({ Name: name, Labels: labels });
+  };
+
+  const inspect = async (id: string): Promise<Docker.ContainerInspectInfo | null> => docker.getContainer(id).inspect().catch(ifMissing(null));
+
+  return {
+    docker,
+    get name() {
+      return version ? `docker ${version}` : "docker";
+    },
+    capabilities: { stats: true, execTty: true },
+
+    async ping() {
+      // dockerode passes `abortSignal` on; its types do not know it.
+      const pingable = docker as unknown as { ping(options: { abortSignal: AbortSignal }): Promise<unknown> };
+      await pingable.ping({ abortSignal: AbortSignal.timeout(5_000) });
+      version ??= ((await docker.version()) as { Version?: string }).Version ?? null;
+    },
+
+    buildImage(request: BuildRequest): Promise<BuiltImage> {
+      return buildImage(docker, request);
+    },
+
+    async runContainer(spec: ContainerSpec): Promise<ContainerHandle> {
+      await ensureNetwork(spec.network, spec.labels);
+      if (spec.volume) await ensureVolume(spec.volume.name, spec.labels);
+      const port = `${spec.port}/tcp`;
+      const memory = Math.round(spec.memoryMb * MiB);
+      const container = await docker
+        .createContainer({
+          name: spec.name,
+          Image: spec.image,
+          ...(spec.command ? { Cmd: spec.command } : {}),
+          Env: Object.entries({ ...spec.env, PORT: String(spec.port) }).map(([key, value]) => `${key}=${value}`),
+          Labels: spec.labels,
+          ExposedPorts: { [port]: {} },
+          HostConfig: {
+            PortBindings: { [port]: [{ HostIp: "127.0.0.1", HostPort: "" }] },
+            Memory: memory,
+            MemorySwap: memory,
+            NanoCpus: Math.round(spec.cpus * 1e9),
+            PidsLimit: spec.pidsLimit,
+            SecurityOpt: ["no-new-privileges"],
+            CapDrop: ["ALL"],
+            Init: init,
+            NetworkMode: spec.network,
+            Mounts: spec.volume ? [{ Type: "volume", Source: spec.volume.name, Target: spec.volume.path }] : [],
+            LogConfig: { Type: "json-file", Config: { "max-size": String(Math.ceil(logBytes / 2)), "max-file": "2" } },
+            RestartPolicy: { Name: "no" },
+          },
+        })
+        .catch((error: unknown) => {
+          throw new Error(`[provider-docker] cannot create ${spec.name}: ${engineMessage(error)}`);
+        });
+      try {
+        await container.start();
+      } catch (error) {
+        // Never started (a missing command, say): nothing to keep but the name it would block.
+        await container.remove({ force: true }).catch(() => undefined);
+        throw new Error(`[provider-docker] cannot start ${spec.name}: ${engineMessage(error)}`);
+      }
+      const info = await container.inspect();
+      return { id: info.Id, host: "127.0.0.1", hostPort: publishedPort(info) ?? 0 };
+    },
+
+    async inspectContainer(id: string): Promise<ContainerState | null> {
+      const info = await inspect(id);
+      if (!info) return null;
+      const running = info.State.Running;
+      return {
+        id: info.Id,
+        running,
+        exitCode: running ? null : info.State.ExitCode,
+        oomKilled: info.State.OOMKilled,
+        startedAt: timeOrNull(info.State.StartedAt),
+        finishedAt: running ? null : timeOrNull(info.State.FinishedAt),
+        hostPort: running ? publishedPort(info) : null,
+      };
+    },
+
+    async stopContainer(id: string, graceSeconds = 10) {
+      await docker
+        .getContainer(id)
+        .stop({ t: graceSeconds })
+        .catch(ifStatus([304, 404], undefined));
+    },
+
+    async startContainer(id: string): Promise<ContainerState> {
+      await docker
+        .getContainer(id)
+        .start()
+        .catch(ifStatus([304], undefined))
+        .catch((error: unknown) => {
+          throw new Error(`[provider-docker] cannot start ${id}: ${engineMessage(error)}`);
+        });
+      const state = await this.inspectContainer(id);
+      if (!state) throw new Error(`[provider-docker] ${id} is gone`);
+      return state;
+    },
+
+    async removeContainer(id: string) {
+      // 409: another removal of the same container is under way.
+      await docker
+        .getContainer(id)
+        .remove({ force: true })
+        .catch(ifStatus([404, 409], undefined));
+    },
+
+    async listContainers(labels: Record<string, string>): Promise<ContainerSummary[]> {
+      const filters = { label: Object.entries(labels).map(([key, value]) => `${key}=${value}`) };
+      const found = await docker.listContainers({ all: true, filters });
+      return found.map((container) => {
+        const running = container.State === "running";
+        const published = container.Ports.find((port) => port.IP === "127.0.0.1" && port.PublicPort && port.Type === "tcp");
+        return {
+          id: container.Id,
+          name: (container.Names[0] ?? "").replace(/^\//, ""),
+          labels: container.Labels,
+          running,
+          hostPort: running && published ? published.PublicPort : null,
+        };
+      });
+    },
+
+    async logs(id: string, tail: number): Promise<string[]> {
+      if (tail <= 0) return [];
+      const raw = (await docker
+        .getContainer(id)
+        .logs({ stdout: true, stderr: true, follow: false, tail })
+        .catch(ifMissing(null))) as Buffer | string | null;
+      if (raw === null) return [];
+      const output = demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(raw));
+      const lines = output.split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      return lines.map((line) => line.replace(/\r$/, "")).slice(-tail);
+    },
+
+    async removeImage(id: string) {
+      await docker.getImage(id).remove().catch(ifMissing(undefined));
+    },
+
+    async removeVolume(name: string) {
+      await docker.getVolume(name).remove().catch(ifMissing(undefined));
+    },
+
+    async removeNetwork(name: string) {
+      const networks = await docker.listNetworks({ filters: { name: [name] } });
+      for (const network of networks.filter((candidate) => candidate.Name === name)) {
+        await docker.getNetwork(network.Id).remove().catch(ifMissing(undefined));
+      }
+    },
+
+    async imageSize(id: string) {
+      const info = await docker.getImage(id).inspect().catch(ifMissing(null));
+      return info ? info.Size : null;
+    },
+
+    async volumeSize(name: string) {
+      // `/system/df` measures volumes (what `docker system df -v` shows); `type` keeps newer
+      // Engines (API 1.42+) from measuring images and containers too.
+      const usage = await new Promise<{ Volumes?: { Name: string; UsageData?: { Size: number } | null }[] | null }>((resolve, reject) =>
+        docker.modem.dial(
+          { path: "/system/df?", method: "GET", options: { type: ["volume"] }, statusCodes: { 200: true, 500: "server error" } },
+          (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as never)),
+        ),
+      );
+      const volume = usage.Volumes?.find((candidate) => candidate.Name === name);
+      if (!volume) return null;
+      const size = volume.UsageData?.Size ?? -1;
+      return size >= 0 ? size : null;
+    },
+
+    async stats(id: string): Promise<ContainerStats> {
+      const stats = (await docker.getContainer(id).stats({ stream: false })) as unknown as Docker.ContainerStats;
+      const cpuDelta = stats.cpu_stats.cpu_usage.total_usage - (stats.precpu_stats?.cpu_usage?.total_usage ?? 0);
+      const systemDelta = (stats.cpu_stats.system_cpu_usage ?? 0) - (stats.precpu_stats?.system_cpu_usage ?? 0);
+      const cpus = stats.cpu_stats.online_cpus || stats.cpu_stats.cpu_usage.percpu_usage?.length || 1;
+      // Like `docker stats`: the page cache the kernel can drop is not counted as used.
+      const memoryStats = stats.memory_stats.stats as Record<string, number> | undefined;
+      const cache = memoryStats?.total_inactive_file ?? memoryStats?.inactive_file ?? 0;
+      const networks = Object.values(stats.networks ?? {});
+      return {
+        cpuPercent: systemDelta > 0 && cpuDelta > 0 ? (cpuDelta / systemDelta) * cpus * 100 : 0,
+        memoryBytes: Math.max(0, (stats.memory_stats.usage ?? 0) - cache),
+        memoryLimitBytes: stats.memory_stats.limit ?? 0,
+        networkRxBytes: networks.reduce((sum, network) => sum + network.rx_bytes, 0),
+        networkTxBytes: networks.reduce((sum, network) => sum + network.tx_bytes, 0),
+      };
+    },
+  };
+}
+
+/** dockerode's connection options for a `DOCKER_HOST`-style address, or its defaults. */
+function connection(dockerHost: string | undefined): Docker.DockerOptions | undefined {
+  if (!dockerHost) return undefined;
+  if (dockerHost.startsWith("unix://")) return { socketPath: dockerHost.slice("unix://".length) };
+  const url = new URL(dockerHost.includes("://") ? dockerHost : `tcp://${dockerHost}`);
+  const https = url.protocol === "https:" || url.port === "2376";
+  return { host: url.hostname, port: Number(url.port || (https ? 2376 : 2375)), protocol: https ? "https" : "http" };
+}
+
+/** The host port of the container's one published port, bound on 127.0.0.1. */
+function publishedPort(info: Docker.ContainerInspectInfo): number | null {
+  for (const bindings of Object.values(info.NetworkSettings.Ports ?? {})) {
+    const binding = bindings?.find((candidate) => candidate.HostIp === "127.0.0.1" && candidate.HostPort);
+    if (binding) return Number(binding.HostPort);
+  }
+  return null;
+}
+
+function timeOrNull(time: string | undefined): string | null {
+  return !time || time === NEVER ? null : new Date(time).toISOString();
+}
+
+/**
+ * The non-TTY log format multiplexes stdout and stderr in frames: a byte for the stream (1 or 2),
+ * three zero bytes, the length (uint32, big-endian), then the bytes. Frames are read in order, so
+ * stdout and stderr stay interleaved as the app wrote them. Output that is not framed (a TTY
+ * container's) is taken as it is.
+ */
+export function demuxLogs(raw: Buffer): string {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= raw.length) {
+    const stream = raw[offset]!;
+    if (stream > 2 || raw[offset + 1] !== 0 || raw[offset + 2] !== 0 || raw[offset + 3] !== 0) return raw.toString("utf8");
+    const length = raw.readUInt32BE(offset + 4);
+    chunks.push(raw.subarray(offset + 8, offset + 8 + length));
+    offset += 8 + length;
+  }
+  if (offset < raw.length && chunks.length === 0) return raw.toString("utf8");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function ifMissing<T>(value: T) {
+  return ifStatus([404], value);
+}
+
+/** Turns the Engine answering one of `statuses` into `value`; other errors go on. */
+function ifStatus<T>(statuses: number[], value: T) {
+  return (error: unknown): T => {
+    if (statuses.includes((error as { statusCode?: number } | null)?.statusCode ?? 0)) return value;
+    throw error;
+  };
+}

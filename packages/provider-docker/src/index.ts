@@ -1,0 +1,2 @@
+export { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "./docker-runtime.js";
+export { detectDockerRuntime, type DetectDockerOptions } from "./detect-docker.js";
