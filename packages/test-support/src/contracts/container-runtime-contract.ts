@@ -320,6 +320,7 @@ export function containerRuntimeContract(name: string, setup: () => Promise<Cont
       const volume = { name: `${prefix}-data`, path: "/data" };
       const note = "kept across containers ✓";
       const first = await run("volume-1", { volume });
+      await textOf(`http://127.0.0.1:${first.hostPort}/`); // up
       const put = await fetch(`http://127.0.0.1:${first.hostPort}/files/note.txt`, { method: "PUT", body: note });
       expect(put.status).toBe(204);
       await env().runtime.removeContainer(first.id);
