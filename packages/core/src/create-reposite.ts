@@ -17,6 +17,8 @@ import { createReadmeAuthor } from "./generation/readme-author.js";
 import { DiscourseHandOff } from "./community/discourse-hand-off.js";
 import { ForumService } from "./community/forum-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
+import { AppRoutes } from "./hosting/app-routes.js";
+import { MemberSessionCache } from "./members/member-session-cache.js";
 import { MembersService } from "./members/members-service.js";
 import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
@@ -29,6 +31,7 @@ import { REPO_HOST_AUTHORIZERS, type RepoHostAuthorizer } from "./ports/repo-hos
 import { REPO_HOSTS, type RepoHost } from "./ports/repo-host.js";
 import { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js";
 import { STORAGE, type RecordStorage } from "./ports/storage.js";
+import { ProjectCache } from "./projects/project-cache.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { ProjectsService } from "./projects/projects-service.js";
 import { DEFAULT_BASE_IMAGES, type BaseImages } from "./repo-analysis/repo-check.js";
@@ -150,8 +153,12 @@ const SERVICES = [
   SiteCache,
   VisitCounter,
   MembersService,
+  MemberSessionCache,
+  ProjectCache,
   ForumService,
   DiscourseHandOff,
+  // One table per composition: the hosting service writes it, the /app/ proxy reads it.
+  AppRoutes,
 ];
 
 /**
@@ -224,6 +231,8 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       await container.resolve(VisitCounter).close();
       await container.resolve(ExpiringRecords).close();
       container.resolve(SiteCache).close();
+      container.resolve(ProjectCache).close();
+      container.resolve(MemberSessionCache).close();
       const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
       mailer.close?.();
       await storage.dispose();

@@ -36,6 +36,8 @@ export { TOKEN_PREFIX } from "./tokens/token-secret.js";
 
 export { ProjectsService } from "./projects/projects-service.js";
 export { ProjectStore } from "./projects/project-store.js";
+export { ProjectCache, PROJECT_CACHE_SETTINGS, DEFAULT_PROJECT_CACHE_SETTINGS, type CachedProject, type ProjectCacheSettings } from "./projects/project-cache.js";
+export { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./projects/project-events.js";
 export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";
 export { logoSource } from "./projects/project.js";
 export { isPublicAddress } from "./util/public-address.js";

@@ -12,3 +12,11 @@ export {
   type MemberRequestContext,
 } from "./members-service.js";
 export { authRedirectRefusal } from "./auth-redirect-rule.js";
+export { MEMBER_SESSIONS_CHANNEL, type MemberSessionsEnded } from "./member-events.js";
+export {
+  MemberSessionCache,
+  MEMBER_SESSION_CACHE_SETTINGS,
+  DEFAULT_MEMBER_SESSION_CACHE_SETTINGS,
+  type MemberSessionCacheSettings,
+  type CachedMemberSession,
+} from "./member-session-cache.js";

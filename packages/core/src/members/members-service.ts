@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { z } from "zod";
 import { conflict, RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
+import { EVENTS, type EventBus } from "../ports/events.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
@@ -11,6 +12,7 @@ import { isWellFormedId } from "../util/record-ids.js";
 import { newSecret, sha256 } from "../util/secrets.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
+import { MEMBER_SESSIONS_CHANNEL, type MemberSessionsEnded } from "./member-events.js";
 import { toMemberView, type MemberCredentials, type MemberRecord, type MemberView, type SiteSession } from "./member.js";
 import { hashPassword, needsRehash, verifyPassword } from "./password.js";
 
@@ -81,6 +83,7 @@ export class MembersService {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(RateLimiter) private readonly limiter: RateLimiter,
     @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(EVENTS) private readonly events: EventBus,
   ) {}
 
   /** Registers a person on a site: `409 member_exists` when the email is taken there, `422` for bad input. */
@@ -183,6 +186,8 @@ export class MembersService {
     const session = await this.storage.getItem<SiteSession>(sessionKey(secret));
     await this.storage.removeItem(sessionKey(secret));
     if (isWellFormedId(session?.site_id, "site")) await this.storage.removeItem(siteSessionKey(session.site_id, secret));
+    // Caches of checked sessions (the /app/ proxy's) drop it, on every replica.
+    this.events.publish(MEMBER_SESSIONS_CHANNEL, { session: sha256(secret) } satisfies MemberSessionsEnded);
   }
 
   /**
@@ -200,6 +205,7 @@ export class MembersService {
       for (const key of await this.storage.getKeys(prefix)) await this.storage.removeItem(key);
     }
     await this.locks.withLock(siteIndexKey(siteId), () => this.storage.removeItem(siteIndexKey(siteId)));
+    this.events.publish(MEMBER_SESSIONS_CHANNEL, { site_id: siteId } satisfies MemberSessionsEnded);
   }
 
   private async findByEmail(siteId: string, email: string): Promise<MemberRecord | null> {

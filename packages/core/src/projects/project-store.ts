@@ -1,18 +1,24 @@
 import { inject, injectable } from "tsyringe";
+import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import type { ProjectRecord } from "./project.js";
+import { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./project-events.js";
 
 const recordKey = (id: string) => `projects:${id}`;
 /** Per-owner index: listing one account's projects reads this record and those projects, nothing else. */
 const ownerIndexKey = (ownerId: string) => `owner-projects:${ownerId}`;
 
-/** Where project records live. The only place that knows their storage keys. */
+/**
+ * Where project records live. The only place that knows their storage keys, and so the one that
+ * says on `PROJECT_CHANGED_CHANNEL` when a record changed (ProjectCache follows it).
+ */
 @injectable()
 export class ProjectStore {
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(LOCKS) private readonly locks: Locks,
+    @inject(EVENTS) private readonly events: EventBus,
   ) {}
 
   get(id: string): Promise<ProjectRecord | null> {
@@ -25,6 +31,7 @@ export class ProjectStore {
       const ids = await this.ownerIds(project.owner_id);
       await this.storage.setItem(ownerIndexKey(project.owner_id), [...ids, project.id]);
     });
+    this.changed(project.id);
   }
 
   /**
@@ -37,6 +44,7 @@ export class ProjectStore {
       if (!project) return null;
       const changed = await change(project);
       await this.storage.setItem(recordKey(id), changed);
+      this.changed(id);
       return changed;
     });
   }
@@ -50,6 +58,7 @@ export class ProjectStore {
       );
     });
     await this.storage.removeItem(recordKey(project.id));
+    this.changed(project.id);
   }
 
   /** One owner's projects in the order they were created. */
@@ -57,6 +66,10 @@ export class ProjectStore {
     const ids = await this.ownerIds(ownerId);
     const records = await Promise.all(ids.map((id) => this.get(id)));
     return records.filter((record): record is ProjectRecord => record !== null);
+  }
+
+  private changed(id: string): void {
+    this.events.publish(PROJECT_CHANGED_CHANNEL, { id } satisfies ProjectChanged);
   }
 
   private async ownerIds(ownerId: string): Promise<string[]> {
