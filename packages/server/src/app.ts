@@ -2,7 +2,7 @@ import type { DiscourseOptions, Reposite } from "@reposite/core";
 import { H3 } from "h3";
 import { errorResponse } from "./http/error-response.js";
 import { refusePreflight } from "./http/no-cors.js";
-import { createSiteDynamicHandler, type AppForwarder } from "./site-runtime/dynamic/index.js";
+import { createSiteDynamicHandler } from "./site-runtime/dynamic/index.js";
 import type { HostResolver } from "./site-runtime/host-router.js";
 import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { designRoutes } from "./routes/designs.js";
@@ -28,8 +28,6 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** The operator's Discourse for published sites' communities; default: the built-in forum only. */
   discourse?: DiscourseOptions | null;
-  /** Sends requests under a site's `/app/` to its running app (app hosting); without it they answer 503. */
-  forwardToApp?: AppForwarder;
   /** Custom domains: host -> slug lookups for hosts outside the sites domain (used by the domains issue). */
   hostResolvers?: readonly HostResolver[];
 }
@@ -47,7 +45,6 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
       dynamic: createSiteDynamicHandler(reposite, {
         trustProxy: options.trustProxy,
         discourse: options.discourse,
-        forwardToApp: options.forwardToApp,
       }),
       hostResolvers: options.hostResolvers,
     }),

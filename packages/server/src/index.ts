@@ -4,4 +4,5 @@ export { settingsFromEnv, type ServerSettings, type ListenSettings } from "./con
 export { runCli, type CliIo } from "./cli.js";
 export { siteRuntime, siteNodeHandler, type SiteRuntimeOptions, type DynamicSiteHandler, type NodeListener } from "./site-runtime/site-runtime.js";
 export { createHostRouter, hostnameOf, type HostResolver, type HostRouter, type HostRouterOptions } from "./site-runtime/host-router.js";
-export { createSiteDynamicHandler, appRequestHeaders, MEMBER_ID_HEADER, MEMBER_EMAIL_HEADER, type AppForwarder, type SiteDynamicOptions } from "./site-runtime/dynamic/index.js";
+export { createSiteDynamicHandler, type SiteDynamicOptions } from "./site-runtime/dynamic/index.js";
+export { createAppProxy, listenForUpgrades, appRequestHeaders, MEMBER_ID_HEADER, MEMBER_EMAIL_HEADER, type AppProxy, type AppProxyOptions } from "./app-proxy/index.js";

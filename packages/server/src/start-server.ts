@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { createReposite, type Reposite } from "@reposite/core";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
+import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
 
@@ -26,8 +27,11 @@ export async function startServer(
   const { port, hostname } = settings.listen;
   const reposite = options.reposite ?? createReposite(settings.reposite);
   const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
-  // Published pages already in memory are answered before h3; everything else goes through the app.
-  const server = createServer(siteNodeHandler(reposite, toNodeHandler(app)));
+  // Before h3: a site's /app/ goes to its running app (HTTP and WebSocket), published pages already
+  // in memory are answered from precomputed bytes; everything else goes through the app.
+  const appProxy = createAppProxy(reposite, { trustProxy: settings.trustProxy ?? false });
+  const server = createServer(appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app))));
+  listenForUpgrades(server, appProxy);
   const shutdown = gracefulShutdown(server);
   try {
     await listen(server, port, hostname);
@@ -46,6 +50,7 @@ export async function startServer(
     close: () =>
       (closing ??= (async () => {
         await shutdown();
+        appProxy.close();
         await reposite.close();
       })()),
   };

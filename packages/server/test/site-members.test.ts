@@ -2,8 +2,10 @@ import { createHmac } from "node:crypto";
 import { request as httpRequest, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  AppRoutes,
   findDesign,
   MembersService,
+  ProjectStore,
   renderNotFoundPage,
   renderPage,
   STORAGE,
@@ -18,11 +20,9 @@ import {
 import { H3, toNodeHandler } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type AppOptions } from "../src/app.js";
+import { appPath, appRequestHeaders, createAppProxy, listenForUpgrades, type AppVisitor } from "../src/app-proxy/index.js";
 import {
-  appPath,
-  appRequestHeaders,
   createSiteDynamicHandler,
-  type AppForwarder,
   discourseFromEnv,
   isDynamicSitePath,
   MEMBER_COOKIE,
@@ -77,9 +77,12 @@ function snapshot(siteId: string, ownerId: string, slug: string, options: { http
   };
 }
 
-/** The real app over a socket, as the server mounts it: site hosts first, then the API. */
+/** The real app over a socket, as the server mounts it: the node-level app proxy, then site hosts, then the API. */
 async function serve(reposite: Reposite, options: AppOptions = {}): Promise<{ server: Server; port: number }> {
-  const server = createServer(toNodeHandler(createApp(reposite, options)));
+  const proxy = createAppProxy(reposite, { trustProxy: options.trustProxy });
+  const server = createServer(proxy.listener(toNodeHandler(createApp(reposite, options))));
+  listenForUpgrades(server, proxy);
+  server.on("close", () => proxy.close());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   return { server, port: typeof address === "object" && address ? address.port : 0 };
@@ -320,10 +323,11 @@ describe("site members over a socket", () => {
     expect(response.body).toContain("No app is deployed for this site yet.");
   });
 
+  /** The owner's gate, changed the way the service changes it (the proxy's memory follows ProjectStore). */
+  const setGate = (on: boolean) => h.reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
+
   it("lets only signed-in members reach /app/* when the site sends members to its app", async () => {
-    const key = `projects:${siteId}`;
-    const project = await storage.getItem<Record<string, unknown>>(key);
-    await storage.setItem(key, { ...project, auth_redirect_to_app: true });
+    await setGate(true);
 
     const visitor = await site("/app/reports?range=7d", { headers: { "x-reposite-member-id": "member_forged" } });
     expect(visitor.status).toBe(302);
@@ -339,7 +343,7 @@ describe("site members over a socket", () => {
     const member = await site("/app/reports", { headers: { cookie: cookieOf(straight) } });
     expect(member.status).toBe(503);
 
-    await storage.setItem(key, { ...project, auth_redirect_to_app: false });
+    await setGate(false);
   });
 
   it("forwards members to the running app with who they are, in headers no visitor can forge", async () => {
@@ -349,23 +353,17 @@ describe("site members over a socket", () => {
       res.end(JSON.stringify({ url: req.url, headers: req.headers }));
     });
     await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
-    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-    const forwardToApp: AppForwarder = async ({ request, path, headers }) => {
-      headers.delete("host");
-      return fetch(`${appUrl}${path}`, { method: request.method, headers, redirect: "manual" });
-    };
-    const gated = await serve(h.reposite, { forwardToApp });
-    const key = `projects:${siteId}`;
-    const project = await storage.getItem<Record<string, unknown>>(key);
+    const routes = h.reposite.container.resolve(AppRoutes);
+    routes.set(siteId, { status: "running", target: { host: "127.0.0.1", port: (app.address() as AddressInfo).port } });
     try {
-      await storage.setItem(key, { ...project, auth_redirect_to_app: true });
+      await setGate(true);
       const forged = { "x-reposite-member-id": "member_forged", "X-Reposite-Member-Email": "boss@example.com" };
-      const visitor = await site("/app/reports", { port: gated.port, headers: forged });
+      const visitor = await site("/app/reports", { headers: forged });
       expect(visitor.status).toBe(302);
 
       const signedIn = await post("/auth/sign-in", { email: "ada@example.com", password: "analytical-engine" });
       const cookie = `${cookieOf(signedIn)}; theme=dark`;
-      const member = await site("/app/reports?range=7d", { port: gated.port, headers: { ...forged, cookie } });
+      const member = await site("/app/reports?range=7d", { headers: { ...forged, cookie } });
       expect(member.status).toBe(200);
       const seen = JSON.parse(member.body) as { url: string; headers: Record<string, string> };
       expect(seen.url).toBe("/reports?range=7d");
@@ -375,13 +373,19 @@ describe("site members over a socket", () => {
       // The app keeps its own cookies, never the member session.
       expect(seen.headers.cookie).toBe("theme=dark");
 
+      // Signed out with the site's form: the same cookie no longer opens the app, at once.
+      const account = await site("/auth/account", { headers: { cookie } });
+      const signedOut = await post("/auth/sign-out", { csrf: csrfIn(account.body) }, { cookie });
+      expect(signedOut.status).toBe(303);
+      expect((await site("/app/reports", { headers: { cookie } })).status).toBe(302);
+
       // A site that lets everyone use its app sends no identity, and still drops forged headers.
-      await storage.setItem(key, { ...project, auth_redirect_to_app: false });
-      const open = JSON.parse((await site("/app/", { port: gated.port, headers: forged })).body) as { headers: Record<string, string> };
+      await setGate(false);
+      const open = JSON.parse((await site("/app/", { headers: forged })).body) as { headers: Record<string, string> };
       expect(Object.keys(open.headers).filter((name) => name.startsWith("x-reposite-"))).toEqual([]);
     } finally {
-      await storage.setItem(key, { ...project, auth_redirect_to_app: false });
-      await new Promise((resolve) => gated.server.close(resolve));
+      await setGate(false);
+      routes.delete(siteId);
       await new Promise((resolve) => app.close(resolve));
     }
   });
@@ -402,41 +406,42 @@ describe("site members over a socket", () => {
 
 describe("app identity headers", () => {
   const member: MemberView = { id: "member_abc", site_id: "site_a", email: "ada@example.com", created_at: "", last_sign_in_at: null };
+  const visitor: AppVisitor = { address: "203.0.113.9", proto: "https", host: "rocket-cli.sites.test" };
+  const raw = (headers: Record<string, string>) => Object.entries(headers).flat();
 
   it("drops every incoming X-Reposite-* header, then says who the member is", () => {
-    const incoming = new Headers({
+    const incoming = raw({
       "X-Reposite-Member-Id": "member_forged",
       "x-reposite-member-email": "ceo@example.com",
       "X-REPOSITE-ADMIN": "true",
       "x-reposite-": "empty-suffix",
-      "x-forwarded-proto": "https",
+      "x-forwarded-proto": "http",
       accept: "text/html",
     });
-    const headers = appRequestHeaders(incoming, member);
-    expect(headers.get("x-reposite-member-id")).toBe("member_abc");
-    expect(headers.get("x-reposite-member-email")).toBe("ada@example.com");
-    expect(headers.get("x-reposite-admin")).toBeNull();
-    expect(headers.get("x-reposite-")).toBeNull();
-    expect(headers.get("accept")).toBe("text/html");
-    expect(headers.get("x-forwarded-proto")).toBe("https");
-    expect([...headers.keys()].filter((name) => name.startsWith("x-reposite-")).sort()).toEqual(["x-reposite-member-email", "x-reposite-member-id"]);
+    const headers = appRequestHeaders(incoming, { method: "GET", member, visitor });
+    expect(headers["x-reposite-member-id"]).toBe("member_abc");
+    expect(headers["x-reposite-member-email"]).toBe("ada@example.com");
+    expect(headers["x-reposite-admin"]).toBeUndefined();
+    expect(headers["x-reposite-"]).toBeUndefined();
+    expect(headers.accept).toBe("text/html");
+    // The visitor's own forwarding claims are replaced by what the proxy saw.
+    expect(headers["x-forwarded-proto"]).toBe("https");
+    expect(Object.keys(headers).filter((name) => name.startsWith("x-reposite-")).sort()).toEqual(["x-reposite-member-email", "x-reposite-member-id"]);
   });
 
   it("sends no identity for a visitor, and never the member session cookie", () => {
-    const headers = appRequestHeaders(
-      new Headers({ "x-reposite-member-id": "member_forged", cookie: `theme=dark; ${MEMBER_COOKIE}=secret; app_session=xyz` }),
-      null,
-    );
-    expect(headers.get("x-reposite-member-id")).toBeNull();
-    expect(headers.get("x-reposite-member-email")).toBeNull();
-    expect(headers.get("cookie")).toBe("theme=dark; app_session=xyz");
-    expect(appRequestHeaders(new Headers({ cookie: `${MEMBER_COOKIE}=secret` }), member).get("cookie")).toBeNull();
+    const headers = appRequestHeaders(raw({ "x-reposite-member-id": "member_forged", cookie: `theme=dark; ${MEMBER_COOKIE}=secret; app_session=xyz` }), { method: "GET", member: null, visitor });
+    expect(headers["x-reposite-member-id"]).toBeUndefined();
+    expect(headers["x-reposite-member-email"]).toBeUndefined();
+    expect(headers.cookie).toBe("theme=dark; app_session=xyz");
+    expect(appRequestHeaders(raw({ cookie: `${MEMBER_COOKIE}=secret` }), { method: "GET", member, visitor }).cookie).toBeUndefined();
   });
 
   it("strips /app from the path the app sees, and knows which paths are dynamic", () => {
-    expect(appPath("/app/x/y", "?q=1")).toBe("/x/y?q=1");
-    expect(appPath("/app", "")).toBe("/");
-    expect(appPath("/app/", "")).toBe("/");
+    expect(appPath("/app/x/y?q=1")).toBe("/x/y?q=1");
+    expect(appPath("/app")).toBe("/");
+    expect(appPath("/app/")).toBe("/");
+    expect(appPath("/app?q=1")).toBe("/?q=1");
     expect(["/auth/sign-in", "/community", "/community/t/x", "/app", "/app/x"].every(isDynamicSitePath)).toBe(true);
     expect(["/", "/about", "/auth", "/application", "/communityx"].some(isDynamicSitePath)).toBe(false);
   });

@@ -19,7 +19,6 @@ import type { H3Event } from "h3";
 import { assertSameOrigin } from "../../http/browser-session.js";
 import { clientAddress } from "../../http/client-address.js";
 import { readFormBody } from "../../http/form-body.js";
-import { appPath, appRequestHeaders, type AppForwarder } from "./app-gate.js";
 import { assertMemberCsrf, currentMember, endMemberSession, sitePath, startMemberSession, type CurrentMember } from "./member-session.js";
 import { accountBody, authBody, forumBody, messageBody, threadBody, type AuthForm, type SignedIn } from "./site-pages.js";
 
@@ -31,8 +30,6 @@ export interface SiteDynamicOptions {
    * which signs them in to Discourse (routes/discourse.ts).
    */
   discourse?: DiscourseOptions | null;
-  /** The app proxy (app hosting). Without it `/app/*` answers 503: no app is deployed yet. */
-  forwardToApp?: AppForwarder;
 }
 
 /**
@@ -241,23 +238,12 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
     return NOT_MINE;
   }
 
-  /** `/app/*`: members only when the site sends members to its app; the app learns who they are. */
-  async function app(req: SiteRequest, method: string): Promise<Response> {
-    const gated = req.project?.auth_redirect_to_app === true;
-    if (gated && !req.current) {
-      if (isRead(method)) return redirect(signInPath(`${req.url.pathname}${req.url.search}`));
-      return render(req, "Sign in first", messageBody("Sign in first", "Only signed-in members may use this app.", { href: "/auth", label: "Sign in" }), 401);
-    }
-    const member = req.current?.member ?? null;
-    if (options.forwardToApp) {
-      return options.forwardToApp({
-        site: req.site,
-        request: req.event.req,
-        path: appPath(req.url.pathname, req.url.search),
-        headers: appRequestHeaders(req.event.req.headers, member),
-        member,
-      });
-    }
+  /**
+   * `/app/*` seldom gets here: the node-level app proxy (app-proxy/, wired by `startServer` in
+   * front of h3) answers a site's `/app` with its members gate. This is what an h3 app alone
+   * (`createApp` without the proxy) answers: no app behind it.
+   */
+  function app(req: SiteRequest): Response {
     return render(
       req,
       "App not available",
@@ -270,7 +256,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   async function route(req: SiteRequest): Promise<Response | undefined> {
     const method = req.event.req.method.toUpperCase();
     const raw = req.url.pathname;
-    if (raw === "/app" || raw.startsWith("/app/")) return app(req, method);
+    if (raw === "/app" || raw.startsWith("/app/")) return app(req);
     // `/community/` and `/auth/account/` are the same pages as without the slash.
     const path = raw.length > 1 ? raw.replace(/\/+$/, "") : raw;
     if (path === "/auth") return isRead(method) ? render(req, "Sign in", authBody({ next: sitePath(req.url.searchParams.get("next")) })) : methodNotAllowed(req);

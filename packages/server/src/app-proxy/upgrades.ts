@@ -1,0 +1,32 @@
+import { ServerResponse, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type { AppProxy } from "./app-proxy.js";
+
+/**
+ * The server's `upgrade` event. With a listener there, node:http hands every request that asks for
+ * an upgrade to it, not to the request listener: WebSockets to a site's `/app` go to the proxy,
+ * other WebSockets are refused with 404 (nothing else here speaks WebSocket), and any other upgrade
+ * (`curl --http2` asks for h2c on every plain-http request) is answered as the ordinary request it
+ * also is, as if the header were not there, then the connection closes.
+ */
+export function listenForUpgrades(server: Server, proxy: AppProxy): void {
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (proxy.upgrade(req, socket, head)) return;
+    if (req.headers.upgrade?.toLowerCase() === "websocket") return refuse(socket, "404 Not Found");
+    // The parser has let go of the connection: a body could not be read any more.
+    if (Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"]) return refuse(socket, "400 Bad Request");
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.once("finish", () => {
+      res.detachSocket(socket as Socket);
+      (socket as Socket).destroySoon();
+    });
+    server.emit("request", req, res);
+  });
+}
+
+function refuse(socket: Duplex, status: string): void {
+  socket.end(`HTTP/1.1 ${status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+}
