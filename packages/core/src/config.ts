@@ -13,8 +13,6 @@ export interface RepositeConfig {
   mailFrom: string;
   /** Emails of the accounts that may open the operator dashboard. */
   operatorEmails: string[];
-  /** App hosting is available (a container runtime is set up); `saas` sites need it. */
-  appHosting: boolean;
   /**
    * Let addresses users give (a project's logo) lead to loopback and private networks. Off by
    * default, so a user cannot make the server call its own network; on for a server that only

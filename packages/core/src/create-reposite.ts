@@ -13,6 +13,14 @@ import { systemClock } from "./defaults/system-clock.js";
 import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
+import { AppContainers } from "./hosting/app-containers.js";
+import { AppRecovery } from "./hosting/app-recovery.js";
+import { BuildQueue } from "./hosting/build-queue.js";
+import { DeployPipeline } from "./hosting/deploy-pipeline.js";
+import { DeployRunStore } from "./hosting/deploy-run-store.js";
+import { HostingAvailability } from "./hosting/hosting-availability.js";
+import { HostingService } from "./hosting/hosting-service.js";
+import { HOSTING_SETTINGS, type HostingSettings } from "./hosting/hosting-settings.js";
 import { createReadmeAuthor } from "./generation/readme-author.js";
 import { DiscourseHandOff } from "./community/discourse-hand-off.js";
 import { ForumService } from "./community/forum-service.js";
@@ -22,6 +30,8 @@ import { MemberSessionCache } from "./members/member-session-cache.js";
 import { MembersService } from "./members/members-service.js";
 import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
+import { CONTAINER_RUNTIME, type ContainerRuntime } from "./ports/container-runtime.js";
+import { allowAllHosting, HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
 import { IDS, type IdGenerator } from "./ports/ids.js";
@@ -85,6 +95,12 @@ export interface CreateRepositeOptions {
   clock?: Clock;
   ids?: IdGenerator;
   locks?: Locks;
+  /** Where apps are built and run; without one, app hosting is off (its routes and `saas` generation answer 503). */
+  containerRuntime?: ContainerRuntime;
+  /** Whether an account may host a project's app; default: everyone may (payments off). */
+  hostingEntitlements?: HostingEntitlements;
+  /** Limits and timings of app hosting (build concurrency, build memory and time, health check, drain). */
+  hosting?: Partial<HostingSettings>;
   /** Last word on the container: register or replace anything before services are built. */
   register?: (container: DependencyContainer) => void;
 }
@@ -113,6 +129,10 @@ export interface Reposite {
   readonly visits: VisitCounter;
   readonly members: MembersService;
   readonly forum: ForumService;
+  /** App hosting: setup, env, deploys, runs, stop/start/restart, removal, resources, recovery at start. */
+  readonly hosting: HostingService;
+  /** The `/app/` proxy's table: each app's state and target, in memory. */
+  readonly appRoutes: AppRoutes;
   /** Lets go of what the ports hold (storage handles, timers). */
   close(): Promise<void>;
 }
@@ -123,7 +143,6 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   dataDir: ".reposite",
   mailFrom: "Reposite <no-reply@localhost>",
   operatorEmails: [],
-  appHosting: false,
   allowPrivateFetch: false,
   siteCacheBytes: DEFAULT_SITE_CACHE_BYTES,
   baseImages: DEFAULT_BASE_IMAGES,
@@ -159,6 +178,13 @@ const SERVICES = [
   DiscourseHandOff,
   // One table per composition: the hosting service writes it, the /app/ proxy reads it.
   AppRoutes,
+  HostingAvailability,
+  DeployRunStore,
+  BuildQueue,
+  AppContainers,
+  DeployPipeline,
+  AppRecovery,
+  HostingService,
 ];
 
 /**
@@ -196,6 +222,9 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   container.register(EVENTS, { useValue: options.events ?? createInProcessEvents() });
   if (options.searchNotifier) container.register(SEARCH_NOTIFIER, { useValue: options.searchNotifier });
   if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
+  if (options.containerRuntime) container.register(CONTAINER_RUNTIME, { useValue: options.containerRuntime });
+  container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements ?? allowAllHosting });
+  if (options.hosting) container.register(HOSTING_SETTINGS, { useValue: options.hosting });
   container.register(PAGE_AUTHOR, {
     useValue: options.languageModel ? createAiAuthor(options.languageModel) : createReadmeAuthor(),
   });
@@ -223,7 +252,11 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     visits: container.resolve(VisitCounter),
     members: container.resolve(MembersService),
     forum: container.resolve(ForumService),
+    hosting: container.resolve(HostingService),
+    appRoutes: container.resolve(AppRoutes),
     async close() {
+      // Runs under way end `failed` (the server stopped) and are stored; queued runs stay queued.
+      await container.resolve(HostingService).close();
       // Jobs still running here end as `aborted`, stored before the storage goes.
       await container.resolve(JobsService).close();
       await container.resolve(PublishingService).idle();

@@ -1,4 +1,4 @@
-import { startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { createMemoryContainerRuntime, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReposite, GENERATIONS_PER_DAY, type Reposite } from "../src/index.js";
@@ -54,7 +54,8 @@ describe("generation of a private repository's site", () => {
     // The operator's token sees the private repository, as a connected account's grant would.
     reposite = createReposite({
       storage: createStorage(),
-      config: { appHosting: true },
+      // saas sites need app hosting: a container runtime is registered.
+      containerRuntime: createMemoryContainerRuntime(),
       github: { apiUrl: github.url, webHosts: ["github.com"], token: "ghp_operator" },
     });
     ownerId = (await reposite.accounts.findOrCreate("ada@example.com")).account.id;

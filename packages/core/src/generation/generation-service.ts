@@ -2,9 +2,9 @@ import { inject, injectable, type InjectionToken } from "tsyringe";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import { CONFIG, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { RepositeError } from "../errors.js";
+import { HostingAvailability } from "../hosting/hosting-availability.js";
 import type { JobView } from "../jobs/job.js";
 import { JobsService, type JobOutcome, type JobWork, type StartJobSpec } from "../jobs/jobs-service.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
@@ -59,10 +59,10 @@ export class GenerationService {
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(RateLimiter) private readonly limiter: RateLimiter,
     @inject(PAGE_AUTHOR) private readonly author: PageAuthor,
-    @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(LOCKS) private readonly locks: Locks,
+    @inject(HostingAvailability) private readonly hosting: HostingAvailability,
   ) {}
 
   async generate(ownerId: string, siteId: string, input: unknown): Promise<GenerationStarted> {
@@ -71,7 +71,7 @@ export class GenerationService {
     const project = await this.projects.getOwned(ownerId, siteId);
     const plan = planOf(project, body);
     assertTypeAllowed(project.repository, plan.type);
-    if (plan.type === "saas" && !this.config.appHosting) {
+    if (plan.type === "saas" && !this.hosting.on) {
       throw new RepositeError(503, "This server does not host apps, so it cannot make a saas site. Choose website or landing.", "hosting_unavailable");
     }
     const wishes = splitInstructions(body.instructions, plan.kinds.length === 1 && plan.kinds[0] !== "template" ? { unnamedTo: plan.kinds[0] as "about" | "faq" } : {});

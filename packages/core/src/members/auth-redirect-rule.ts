@@ -1,4 +1,5 @@
 import { conflict, type RepositeError } from "../errors.js";
+import type { DeploymentRecord } from "../hosting/deployment-record.js";
 import type { ProjectRecord } from "../projects/project.js";
 import type { PublishedSite } from "../sites/published-site.js";
 
@@ -8,7 +9,7 @@ import type { PublishedSite } from "../sites/published-site.js";
  * snapshot at the project's current slug (null when there is none). Turning it off is always allowed.
  */
 export function authRedirectRefusal(
-  project: Pick<ProjectRecord, "id" | "slug" | "deployment">,
+  project: Pick<ProjectRecord, "id" | "slug"> & { deployment: Pick<DeploymentRecord, "status"> | null },
   published: Pick<PublishedSite, "site_id" | "pages"> | null,
 ): RepositeError | null {
   const signInPage = Boolean(project.slug && published && published.site_id === project.id && published.pages.includes("auth"));

@@ -1,3 +1,4 @@
+import type { DeploymentRecord } from "../hosting/deployment-record.js";
 import type { DeploymentStatus } from "./deployment.js";
 
 export type ProjectType = "saas" | "website" | "landing";
@@ -49,10 +50,12 @@ export interface ProjectRecord {
   wizard: Wizard | null;
   /** The current version of each page that has one. */
   current_pages: Partial<Record<PageKind, string>>;
-  deployment: DeploymentSummary | null;
+  /** The hosted app: setup, sealed env, state and container (see `DeploymentRecord`); null until set up. */
+  deployment: DeploymentRecord | null;
   visits: number;
 }
 
+/** The app as a project read shows it (the whole of it is `GET …/deployment`). */
 export interface DeploymentSummary {
   status: DeploymentStatus;
   url: string;

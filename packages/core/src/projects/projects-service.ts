@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { notFound, unprocessable } from "../errors.js";
+import { shownStatus } from "../hosting/deployment-record.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { authRedirectRefusal } from "../members/auth-redirect-rule.js";
@@ -137,14 +138,15 @@ export class ProjectsService {
       created_at: project.created_at,
       updated_at: project.updated_at,
       visits: project.visits,
-      app_status: project.deployment?.status ?? null,
+      app_status: project.deployment ? shownStatus(project.deployment) : null,
     };
   }
 
   private detailView(project: ProjectRecord): ProjectDetailView {
     // The spec shows a landing page's plan as null: it is one page, with nothing to list.
     const wizard = project.wizard?.mode === "landing" ? null : project.wizard;
-    return { ...this.view(project), wizard, deployment: project.deployment };
+    const { deployment } = project;
+    return { ...this.view(project), wizard, deployment: deployment ? { status: shownStatus(deployment), url: deployment.url } : null };
   }
 }
 

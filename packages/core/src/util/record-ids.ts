@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** The type prefixes of the ids services hand out (`site_…`, `tok_…`, …). */
-export type IdPrefix = "acct" | "job" | "login" | "member" | "reply" | "site" | "thread" | "tok" | "ver" | "verify";
+export type IdPrefix = "acct" | "job" | "login" | "member" | "reply" | "run" | "site" | "thread" | "tok" | "ver" | "verify";
 
 /** After `<prefix>_`: what the default generator writes (base32) and what other generators may. */
 const ID_REST = /^[A-Za-z0-9_-]{1,100}$/;

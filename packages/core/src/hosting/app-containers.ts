@@ -1,0 +1,227 @@
+import { inject, injectable } from "tsyringe";
+import { RepositeError } from "../errors.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { IDS, type IdGenerator } from "../ports/ids.js";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { SecretBox } from "../util/secret-box.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { appLabels, containerName, networkName, volumeName, LABEL_SITE, LABEL_ROLE } from "./app-names.js";
+import { AppRoutes, type AppRoute } from "./app-routes.js";
+import { envContext, type AppContainer, type DeploymentRecord } from "./deployment-record.js";
+import { waitUntilHealthy, type HealthResult } from "./health-check.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { KEEP_ALIVE_COMMAND } from "./image-recipe.js";
+
+/** How a new container is made. */
+export interface LaunchOptions {
+  /** The image to run (this app's own tag). */
+  image: string;
+  /** A bare box: kept up by the keep-alive command, healthy once it runs. */
+  keepAlive: boolean;
+  /** The app's env, opened. */
+  env: Record<string, string>;
+  /** The run that makes it, for its labels. */
+  runId?: string;
+  /** Where start-up lines go (a run's log, which masks them). */
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Lines of the app's own output added to a run's log after its health check. */
+const START_OUTPUT_LINES = 50;
+
+/**
+ * What runs for each app on the container runtime, and the `/app/` proxy's table that follows
+ * it: making a container and waiting until it answers, switching traffic to it and retiring the
+ * old one, stopping, and removing everything. Callers hold the app's lock (`withAppLock`) around
+ * anything that changes which container serves, so a deploy, a restart and a stop never interleave.
+ */
+@injectable()
+export class AppContainers {
+  private readonly settings: HostingSettings;
+
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(AppRoutes) private readonly routes: AppRoutes,
+    @inject(SecretBox) private readonly secrets: SecretBox,
+    @inject(LOCKS) private readonly locks: Locks,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(IDS) private readonly ids: IdGenerator,
+    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+  ) {
+    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+  }
+
+  withAppLock<T>(siteId: string, work: () => Promise<T>): Promise<T> {
+    return this.locks.withLock(`hosting:${siteId}`, work);
+  }
+
+  /** The app's env values, opened. */
+  async openEnv(siteId: string, record: Pick<DeploymentRecord, "env">): Promise<Record<string, string>> {
+    try {
+      const entries = await Promise.all(
+        Object.entries(record.env).map(async ([key, sealed]) => [key, await this.secrets.open(sealed, envContext(siteId, key))] as const),
+      );
+      return Object.fromEntries(entries);
+    } catch {
+      throw new RepositeError(
+        500,
+        "The app's stored env values cannot be opened with this server's secret key (did REPOSITE_SECRET_KEY change?). Set them again with PUT …/deployment/env.",
+        "secret_key_mismatch",
+      );
+    }
+  }
+
+  /**
+   * Makes and starts a container from `options.image` with the app's setup as it is now (port,
+   * health path, volume), the free tier's limits, its env and `PORT`, on the app's own network;
+   * resolves once it answers its health path from the host. A container that does not come up is
+   * removed and the call fails with `502 app_unhealthy` (`exit_oom` when it ran out of memory).
+   */
+  async launch(siteId: string, record: DeploymentRecord, options: LaunchOptions): Promise<AppContainer> {
+    const runtime = this.availability.runtime();
+    const { setup } = record;
+    const name = containerName(siteId, options.runId ?? this.ids.newId("ctr"));
+    const handle = await runtime.runContainer({
+      name,
+      image: options.image,
+      labels: appLabels(siteId, this.settings.labels, options.runId),
+      env: { ...options.env, PORT: String(setup.port) },
+      ...(options.keepAlive ? { command: KEEP_ALIVE_COMMAND } : {}),
+      port: setup.port,
+      memoryMb: FREE_TIER.memoryMb,
+      cpus: FREE_TIER.cpus,
+      pidsLimit: FREE_TIER.pidsLimit,
+      ...(setup.volume_path ? { volume: { name: volumeName(siteId), path: setup.volume_path } } : {}),
+      network: networkName(siteId),
+    });
+    options.log?.(options.keepAlive ? "Container started; checking that it stays up …" : `Container started; waiting for it to answer ${setup.health_path} …`);
+    let result: HealthResult;
+    try {
+      result = options.keepAlive
+        ? await this.staysUp(handle.id, options.signal)
+        : await waitUntilHealthy({
+            url: `http://${hostForUrl(handle.host)}:${handle.hostPort}${setup.health_path}`,
+            timeoutMs: this.settings.healthTimeoutMs,
+            intervalMs: this.settings.healthIntervalMs,
+            signal: options.signal,
+            inspect: () => runtime.inspectContainer(handle.id),
+          });
+    } catch (error) {
+      await runtime.removeContainer(handle.id).catch(() => undefined);
+      throw error;
+    }
+    const output = await runtime.logs(handle.id, START_OUTPUT_LINES).catch(() => []);
+    if (output.length > 0) {
+      options.log?.(`The app's output (last ${START_OUTPUT_LINES} lines at most):`);
+      for (const line of output) options.log?.(line);
+    }
+    if (!result.healthy) {
+      await runtime.removeContainer(handle.id).catch(() => undefined);
+      throw new RepositeError(502, result.reason, "app_unhealthy", { exit_oom: result.state?.oomKilled ?? false });
+    }
+    options.log?.(options.keepAlive ? "The box is up." : `The app answered ${setup.health_path} with ${result.status}.`);
+    return { id: handle.id, name, image: options.image, host: handle.host, port: handle.hostPort, keep_alive: options.keepAlive };
+  }
+
+  /**
+   * Sends the app's traffic to `next` and saves it as the app's container (`change` adds the
+   * caller's fields); then the old container finishes its requests under way (up to
+   * `drainTimeoutMs`), stops and goes, with its image when `next` runs another. Answers the saved
+   * deployment, or null when it was removed meanwhile (then `next` goes instead).
+   */
+  async switchTo(siteId: string, next: AppContainer, change: (record: DeploymentRecord) => DeploymentRecord = (record) => record): Promise<DeploymentRecord | null> {
+    const runtime = this.availability.runtime();
+    let old: AppContainer | null = null;
+    const updated = await this.store.modify(siteId, (project) => {
+      if (!project.deployment) return project;
+      old = project.deployment.container;
+      const deployment = change({ ...project.deployment, container: next, status: "running", last_exit_oom: false, updated_at: this.now() });
+      return { ...project, deployment };
+    });
+    if (!updated?.deployment) {
+      await runtime.removeContainer(next.id).catch(() => undefined);
+      return null;
+    }
+    this.publish(siteId, updated.deployment);
+    const retired = old as AppContainer | null;
+    if (retired && retired.id !== next.id) await this.retire(retired, next.image);
+    return updated.deployment;
+  }
+
+  /** Stops the app's container (kept, so its output can still be read) and saves `stopped`. */
+  async stop(siteId: string): Promise<DeploymentRecord | null> {
+    const runtime = this.availability.runtime();
+    const project = await this.store.get(siteId);
+    const container = project?.deployment?.container;
+    if (container) await runtime.stopContainer(container.id, this.settings.stopGraceSeconds);
+    const updated = await this.store.modify(siteId, (record) =>
+      record.deployment && container ? { ...record, deployment: { ...record.deployment, status: "stopped", updated_at: this.now() } } : record,
+    );
+    if (updated?.deployment) this.publish(siteId, updated.deployment);
+    return updated?.deployment ?? null;
+  }
+
+  /**
+   * Removes every container of the app (the one saved and any left over), the given images, its
+   * data volume, and its entry in the `/app/` table.
+   */
+  async removeAll(siteId: string, images: Iterable<string>): Promise<void> {
+    const runtime = this.availability.runtime();
+    this.routes.delete(siteId);
+    const containers = await runtime.listContainers({ [LABEL_ROLE]: "app", [LABEL_SITE]: siteId, ...this.settings.labels });
+    const project = await this.store.get(siteId);
+    const ids = new Set([...containers.map((each) => each.id), ...(project?.deployment?.container ? [project.deployment.container.id] : [])]);
+    for (const id of ids) await runtime.removeContainer(id);
+    for (const image of new Set(images)) await runtime.removeImage(image);
+    await runtime.removeVolume(volumeName(siteId));
+    await runtime.removeNetwork(networkName(siteId));
+  }
+
+  /** Puts the app's state in the `/app/` proxy's table. */
+  publish(siteId: string, record: DeploymentRecord): void {
+    this.routes.set(siteId, routeOf(record));
+  }
+
+  /** Drains, stops and removes a container traffic moved away from; failures are logged, the switch stands. */
+  private async retire(old: AppContainer, currentImage: string): Promise<void> {
+    const runtime = this.availability.runtime();
+    try {
+      await this.routes.drained({ host: old.host, port: old.port }, this.settings.drainTimeoutMs);
+      await runtime.stopContainer(old.id, this.settings.stopGraceSeconds);
+      await runtime.removeContainer(old.id);
+      if (old.image !== currentImage) await runtime.removeImage(old.image);
+    } catch (error) {
+      console.error(`[reposite] retiring container ${old.name} failed:`, error);
+    }
+  }
+
+  /** A bare box is healthy when it is still running a moment after it started. */
+  private async staysUp(id: string, signal?: AbortSignal): Promise<HealthResult> {
+    const runtime = this.availability.runtime();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, this.settings.healthIntervalMs * 2)));
+    if (signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
+    const state = await runtime.inspectContainer(id);
+    if (state?.running) return { healthy: true, status: 0 };
+    return { healthy: false, reason: `The box stopped right after it started${state?.exitCode != null ? ` (exit code ${state.exitCode})` : ""}.`, state };
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
+}
+
+/** What the proxy should know of an app: its target while a container serves, else its state. */
+export function routeOf(record: DeploymentRecord): AppRoute {
+  if (record.status === "running" && record.container) {
+    return { status: "running", target: { host: record.container.host, port: record.container.port } };
+  }
+  const run = record.run?.status;
+  return { status: run === "building" || run === "starting" ? run : record.status, target: null };
+}
+
+/** An IPv6 literal needs brackets in a URL. */
+const hostForUrl = (host: string) => (host.includes(":") ? `[${host}]` : host);

@@ -1,0 +1,149 @@
+import { inject, injectable } from "tsyringe";
+import { JobsService } from "../jobs/jobs-service.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import type { ContainerSummary } from "../ports/container-runtime.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { AppContainers } from "./app-containers.js";
+import { allAppsLabels, imageTag, LABEL_SITE } from "./app-names.js";
+import { BuildQueue, type QueueEntry } from "./build-queue.js";
+import { isRunUnderWay, SERVER_STOPPED_REASON } from "./deploy-run.js";
+import { DeployRunStore } from "./deploy-run-store.js";
+import { DeployPipeline } from "./deploy-pipeline.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+
+/** What `recover()` found. */
+export interface RecoveryReport {
+  /** Apps running again behind `/app/`. */
+  running: number;
+  /** Runs the stopped server left under way, now `failed`. */
+  interrupted: number;
+  /** Queued runs taken up again. */
+  queued: number;
+}
+
+/**
+ * Apps are not children of the server: they keep running while it restarts (or after a `kill -9`).
+ * At start the server finds them again by their labels and puts the running ones back in the
+ * `/app/` table, removes containers an interrupted run or switch-over left behind, ends runs that
+ * were building or starting as `failed` (never stuck), and takes queued runs up again.
+ */
+@injectable()
+export class AppRecovery {
+  private readonly settings: HostingSettings;
+
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeployRunStore) private readonly runs: DeployRunStore,
+    @inject(BuildQueue) private readonly queue: BuildQueue,
+    @inject(DeployPipeline) private readonly pipeline: DeployPipeline,
+    @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(JobsService) private readonly jobs: JobsService,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+  ) {
+    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+  }
+
+  async recover(): Promise<RecoveryReport> {
+    if (!this.availability.on) return { running: 0, interrupted: 0, queued: 0 };
+    const taken = await this.queue.takeOver();
+    const interrupted: QueueEntry[] = [];
+    const notBegun: QueueEntry[] = [];
+    for (const entry of taken.interrupted) {
+      // A run given a slot just before the server stopped may not have begun: it waits again.
+      if ((await this.runs.get(entry.site_id, entry.run_id))?.status === "queued") notBegun.push(entry);
+      else interrupted.push(entry);
+    }
+    await this.queue.requeue(notBegun);
+    const queued = [...notBegun, ...taken.queued];
+    for (const entry of interrupted) await this.endInterrupted(entry);
+    const running = await this.findApps();
+    let resumed = 0;
+    for (const entry of queued) if (await this.resumeQueued(entry)) resumed += 1;
+    await this.queue.resume();
+    return { running, interrupted: interrupted.length, queued: resumed };
+  }
+
+  /**
+   * A run that held a build slot when the server stopped. If traffic had already switched to its
+   * container it succeeded; otherwise it ends `failed` and its image goes.
+   */
+  private async endInterrupted(entry: QueueEntry): Promise<void> {
+    const runtime = this.availability.runtime();
+    const tag = imageTag(entry.site_id, entry.run_id);
+    const project = await this.store.get(entry.site_id);
+    const switched = project?.deployment?.container?.image === tag;
+    const now = formatTimestamp(this.clock.now());
+    await this.runs.modify(entry.site_id, entry.run_id, (run) =>
+      isRunUnderWay(run.status)
+        ? switched
+          ? { ...run, status: "done", finished_at: now }
+          : { ...run, status: "failed", reason: SERVER_STOPPED_REASON, finished_at: now }
+        : run,
+    );
+    if (!switched) await runtime.removeImage(tag).catch(() => undefined);
+    await this.store.modify(entry.site_id, (record) =>
+      record.deployment?.run?.run_id === entry.run_id
+        ? {
+            ...record,
+            deployment: { ...record.deployment, run: null, status: record.deployment.container ? record.deployment.status : "failed", updated_at: now },
+          }
+        : record,
+    );
+  }
+
+  /** Every app container of this server, by project: the saved one is routed to again, the rest go. */
+  private async findApps(): Promise<number> {
+    const runtime = this.availability.runtime();
+    const bySite = new Map<string, ContainerSummary[]>();
+    for (const summary of await runtime.listContainers(allAppsLabels(this.settings.labels))) {
+      const siteId = summary.labels[LABEL_SITE];
+      if (siteId) bySite.set(siteId, [...(bySite.get(siteId) ?? []), summary]);
+    }
+    let running = 0;
+    for (const [siteId, found] of bySite) {
+      const project = await this.store.get(siteId);
+      // Not a project of this server's storage: another server's app on the same engine. Left alone.
+      if (!project) continue;
+      const saved = project.deployment?.container ?? null;
+      for (const leftover of found.filter((summary) => summary.id !== saved?.id)) await runtime.removeContainer(leftover.id);
+      const current = found.find((summary) => summary.id === saved?.id);
+      if (!project.deployment || !saved) continue;
+      const now = formatTimestamp(this.clock.now());
+      const updated = await this.store.modify(siteId, (record) => {
+        const deployment = record.deployment;
+        if (!deployment?.container || deployment.container.id !== saved.id || deployment.status !== "running") return record;
+        if (current?.running && current.hostPort) {
+          // The engine may publish the port anew after it restarted.
+          return current.hostPort === deployment.container.port
+            ? record
+            : { ...record, deployment: { ...deployment, container: { ...deployment.container, port: current.hostPort }, updated_at: now } };
+        }
+        return { ...record, deployment: { ...deployment, status: "failed", updated_at: now } };
+      });
+      if (!updated?.deployment) continue;
+      if (updated.deployment.status === "failed" && project.deployment.status === "running") {
+        const state = await runtime.inspectContainer(saved.id);
+        if (state?.oomKilled) await this.store.modify(siteId, (record) => (record.deployment ? { ...record, deployment: { ...record.deployment, last_exit_oom: true } } : record));
+      }
+      this.containers.publish(siteId, updated.deployment);
+      if (updated.deployment.status === "running") running += 1;
+    }
+    return running;
+  }
+
+  /** A run still queued gets a new job (its old one ended with the old server) and waits for its turn. */
+  private async resumeQueued(entry: QueueEntry): Promise<boolean> {
+    const run = await this.runs.get(entry.site_id, entry.run_id);
+    if (run?.status !== "queued") {
+      await this.queue.leave(entry.run_id);
+      return false;
+    }
+    const job = await this.jobs.start({ ownerId: run.owner_id, siteId: run.site_id, type: "deploy", runId: run.run_id }, this.pipeline.work(run.site_id, run.run_id));
+    await this.runs.modify(run.site_id, run.run_id, (record) => ({ ...record, job_id: job.job_id }));
+    return true;
+  }
+}

@@ -1,0 +1,300 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { inject, injectable } from "tsyringe";
+import { CONFIG, type RepositeConfig } from "../config.js";
+import { RepositeError } from "../errors.js";
+import type { JobWork, RunningJob } from "../jobs/jobs-service.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { BuildFailure, type ContainerRuntime } from "../ports/container-runtime.js";
+import type { ProjectRecord } from "../projects/project.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { RepoAccessService } from "../repo-access/repo-access-service.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { AppContainers } from "./app-containers.js";
+import { appLabels, imageTag } from "./app-names.js";
+import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build-context.js";
+import { BuildQueue } from "./build-queue.js";
+import { SERVER_STOPPED_REASON, type DeployRunRecord, type RunStatus } from "./deploy-run.js";
+import { DeployRunStore } from "./deploy-run-store.js";
+import type { DeploymentRecord } from "./deployment-record.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { autoRecipe, bareRecipe, repositoryRecipe, type ImageRecipe } from "./image-recipe.js";
+import { RunLog } from "./run-log.js";
+import { createSecretMasker } from "./secret-masker.js";
+
+/** Said by a run cancelled through its job. */
+export const CANCELLED_REASON = "The deploy was cancelled.";
+
+/** A failure with the reason the run shows (already masked) and whether the app ran out of memory. */
+class RunFailure extends RepositeError {
+  constructor(
+    message: string,
+    readonly exitOom = false,
+  ) {
+    super(422, message, "deploy_failed");
+  }
+}
+
+/**
+ * One deploy run, as the work of its job: wait for a build slot (`queued`), read the source at
+ * the setup's ref, make the Dockerfile (the repository's, the one `auto` writes, or the bare box),
+ * build the image within the memory and time limits (`building`), start a container and wait until
+ * it answers its health path from the host (`starting`), switch traffic to it and retire the old
+ * one (`done`). Whatever fails, the previous container keeps serving, the new container and image
+ * go, and the run ends `failed` with a reason. The build and start log streams through the job
+ * (`RunLog`: masked, batched, capped) and its end stays on the run record.
+ */
+@injectable()
+export class DeployPipeline {
+  private readonly settings: HostingSettings;
+  private readonly underWay = new Map<string, Promise<void>>();
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeployRunStore) private readonly runs: DeployRunStore,
+    @inject(BuildQueue) private readonly queue: BuildQueue,
+    @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
+    @inject(CONFIG) private readonly config: RepositeConfig,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+  ) {
+    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+  }
+
+  /** The work of the job that drives run `runId` of `siteId`. */
+  work(siteId: string, runId: string): JobWork {
+    return (job) => {
+      const done = this.run(siteId, runId, job);
+      const tracked = done.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.underWay.set(runId, tracked);
+      void tracked.finally(() => this.underWay.delete(runId));
+      return done;
+    };
+  }
+
+  /** Resolves when run `runId` has ended here (at once when it does not run here). */
+  async settled(runId: string): Promise<void> {
+    await this.underWay.get(runId);
+  }
+
+  /**
+   * The server is stopping: runs under way end `failed` ("the server stopped during the run");
+   * queued runs stay queued and go on at the next start. Resolves once every run here ended.
+   */
+  async close(): Promise<void> {
+    this.queue.close();
+    this.shutdown.abort();
+    await Promise.all([...this.underWay.values()]);
+  }
+
+  private async run(siteId: string, runId: string, job: RunningJob): Promise<void> {
+    const signal = AbortSignal.any([job.signal, this.shutdown.signal]);
+    const secrets = new Set<string>();
+    let mask = (text: string) => text;
+    const log = new RunLog((text) => job.write(text), (text) => mask(text), {
+      flushMs: this.settings.logFlushMs,
+      flushLines: this.settings.logFlushLines,
+    });
+    const addSecrets = (env: Record<string, string>) => {
+      for (const value of Object.values(env)) secrets.add(value);
+      mask = createSecretMasker(secrets);
+    };
+    let built: string | null = null;
+    let started = false;
+    try {
+      const waiting = await this.queue.waiting(runId);
+      if (waiting) {
+        const ahead = waiting.ahead > 0 ? ` and ${waiting.ahead} more queued ahead` : "";
+        log.line(`Queued: ${waiting.building} deploy${waiting.building === 1 ? "" : "s"} of other accounts under way${ahead}; this one starts when a build slot is free.`);
+      }
+      await untilAborted(this.queue.waitForTurn(runId), signal);
+      started = true;
+      const { project, deployment } = await this.begin(siteId, runId);
+      const runtime = this.availability.runtime();
+      const env = await this.containers.openEnv(siteId, deployment);
+      addSecrets(env);
+
+      const { setup } = deployment;
+      const workDir = join(this.config.dataDir, "tmp", "builds");
+      const archive = join(workDir, `${runId}.tar.gz`);
+      try {
+        let recipe: ImageRecipe;
+        let context: NodeJS.ReadableStream;
+        if (setup.build_mode === "bare") {
+          recipe = bareRecipe(setup.base_image!, this.settings.bareImages);
+          log.line(`Making a bare ${setup.base_image} box.`);
+          context = contextOf(recipe.extra);
+        } else {
+          log.line(`Reading ${project.repository.url} at ${setup.ref} …`);
+          await mkdir(workDir, { recursive: true, mode: 0o700 });
+          await spoolArchive(await this.repoAccess.sourceArchive(project.owner_id, project.repository.url, setup.ref === "HEAD" ? undefined : setup.ref), archive);
+          const facts = await readArchiveFacts(archive);
+          recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env) : repositoryRecipe(setup, facts);
+          if (setup.build_mode === "auto") log.line(`No Dockerfile needed: Reposite wrote one (${recipe.dockerfile}).`);
+          context = buildContext(archive, recipe.extra);
+        }
+        throwIfAborted(signal);
+        const tag = imageTag(siteId, runId);
+        log.line(`Building ${tag} from ${recipe.dockerfile} (at most ${this.settings.buildMemoryMb} MB, ${Math.round(this.settings.buildTimeoutMs / 60_000)} min) …`);
+        built = tag;
+        await this.runs.modify(siteId, runId, (run) => ({ ...run, image: tag }));
+        await this.build(runtime, recipe, context, tag, siteId, runId, signal, (line) => log.line(line));
+        log.line("Image built.");
+
+        await this.setRunStatus(siteId, runId, "starting");
+        await this.containers.withAppLock(siteId, async () => {
+          throwIfAborted(signal);
+          // Read again under the lock: the env may have changed while the image was built.
+          const current = (await this.store.get(siteId))?.deployment;
+          if (!current) throw new RunFailure("The app was removed during the run.");
+          const currentEnv = await this.containers.openEnv(siteId, current);
+          addSecrets(currentEnv);
+          const next = await this.containers.launch(siteId, current, {
+            image: tag,
+            keepAlive: recipe.command !== undefined,
+            env: currentEnv,
+            runId,
+            log: (line) => log.line(line),
+            signal,
+          });
+          const saved = await this.containers.switchTo(siteId, next, (record) => ({ ...record, run: null }));
+          if (!saved) throw new RunFailure("The app was removed during the run.");
+          built = null;
+          log.line(`Live at ${saved.url}`);
+        });
+      } finally {
+        await rm(archive, { force: true });
+      }
+      await this.end(siteId, runId, log, { status: "done", reason: null, exit_oom: false });
+    } catch (error) {
+      const failure = this.failureOf(error, signal, mask);
+      if (!started && this.shutdown.signal.aborted) {
+        // Still queued when the server stopped: it stays queued and goes on at the next start.
+        log.finish();
+        throw failure;
+      }
+      log.line(failure.message);
+      if (built) await this.availability.runtime().removeImage(built).catch(() => undefined);
+      await this.end(siteId, runId, log, { status: "failed", reason: failure.message, exit_oom: failure.exitOom });
+      throw failure;
+    } finally {
+      if (started || !this.shutdown.signal.aborted) await this.queue.leave(runId);
+    }
+  }
+
+  /** The run leaves the queue: `building`, shown on the deployment too. */
+  private async begin(siteId: string, runId: string): Promise<{ project: ProjectRecord; deployment: DeploymentRecord }> {
+    await this.runs.modify(siteId, runId, (run) => ({ ...run, status: "building", started_at: this.now() }));
+    const project = await this.store.modify(siteId, (record) =>
+      record.deployment ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status: "building" }, updated_at: this.now() } } : record,
+    );
+    if (!project?.deployment) throw new RunFailure("The app was removed before its turn came.");
+    this.containers.publish(siteId, project.deployment);
+    return { project, deployment: project.deployment };
+  }
+
+  private async setRunStatus(siteId: string, runId: string, status: RunStatus): Promise<void> {
+    await this.runs.modify(siteId, runId, (run) => ({ ...run, status }));
+    const project = await this.store.modify(siteId, (record) =>
+      record.deployment?.run?.run_id === runId ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status } } } : record,
+    );
+    if (project?.deployment) this.containers.publish(siteId, project.deployment);
+  }
+
+  private async build(
+    runtime: ContainerRuntime,
+    recipe: ImageRecipe,
+    context: NodeJS.ReadableStream,
+    tag: string,
+    siteId: string,
+    runId: string,
+    signal: AbortSignal,
+    onLog: (line: string) => void,
+  ): Promise<void> {
+    try {
+      await runtime.buildImage({
+        context,
+        dockerfile: recipe.dockerfile,
+        tag,
+        labels: appLabels(siteId, this.settings.labels, runId),
+        ...(recipe.buildArgs && Object.keys(recipe.buildArgs).length ? { buildArgs: recipe.buildArgs } : {}),
+        memoryMb: this.settings.buildMemoryMb,
+        timeoutMs: this.settings.buildTimeoutMs,
+        signal,
+        onLog,
+      });
+    } catch (error) {
+      if (!(error instanceof BuildFailure) && (error as Error)?.name !== "BuildFailure") throw error;
+      const failure = error as BuildFailure;
+      if (failure.reason === "out_of_memory") throw new RunFailure(`The build ran out of memory (it may use ${this.settings.buildMemoryMb} MB).`);
+      if (failure.reason === "timeout") throw new RunFailure(`The build took longer than ${Math.round(this.settings.buildTimeoutMs / 60_000)} minutes and was stopped.`);
+      if (failure.reason === "cancelled") throw error;
+      throw new RunFailure(`The build failed${failure.exitCode !== undefined ? ` (exit code ${failure.exitCode})` : ""}: ${failure.message}`);
+    }
+  }
+
+  /** Ends the run and clears it from the deployment; a deployment with no container left shows `failed`. */
+  private async end(siteId: string, runId: string, log: RunLog, outcome: Pick<DeployRunRecord, "status" | "reason" | "exit_oom">): Promise<void> {
+    const tail = log.finish();
+    await this.runs.modify(siteId, runId, (run) => ({ ...run, ...outcome, finished_at: this.now(), log_lines: log.lines, log_tail: tail }));
+    const project = await this.store.modify(siteId, (record) => {
+      const deployment = record.deployment;
+      if (!deployment || deployment.run?.run_id !== runId) return record;
+      const failed = outcome.status === "failed";
+      return {
+        ...record,
+        deployment: {
+          ...deployment,
+          run: null,
+          status: failed && !deployment.container ? "failed" : deployment.status,
+          last_exit_oom: failed && outcome.exit_oom ? true : deployment.last_exit_oom,
+          updated_at: this.now(),
+        },
+      };
+    });
+    if (project?.deployment) this.containers.publish(siteId, project.deployment);
+  }
+
+  /** The failure the run shows, masked; cancelled and interrupted runs say so. */
+  private failureOf(error: unknown, signal: AbortSignal, mask: (text: string) => string): RunFailure {
+    if (signal.aborted) return new RunFailure(this.shutdown.signal.aborted ? SERVER_STOPPED_REASON : CANCELLED_REASON);
+    if (error instanceof RunFailure) return new RunFailure(mask(error.message), error.exitOom);
+    if (RepositeError.isInstance(error)) return new RunFailure(mask(error.message), error.details?.exit_oom === true);
+    console.error("[reposite] a deploy step failed:", error instanceof Error ? mask(error.stack ?? error.message) : error);
+    return new RunFailure(mask(`The deploy failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
+}
+
+/** `promise`, or a rejection once `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", stop);
+        reject(error);
+      },
+    );
+  });
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
+}

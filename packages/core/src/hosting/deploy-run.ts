@@ -1,0 +1,86 @@
+import type { BuildMode } from "./deployment-setup.js";
+
+/**
+ * A run's states: `queued` (waiting for a build slot), `building`, `starting` (container up, health
+ * check under way), then `done` (traffic switched to it) or `failed` (`reason` says why; the
+ * previous container, if any, kept serving).
+ */
+export const RUN_STATUSES = ["queued", "building", "starting", "done", "failed"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Runs the deployment keeps per app (older records are removed). */
+export const RUNS_KEPT = 20;
+
+/** Said by a run that was under way when the server stopped (found again at the next start). */
+export const SERVER_STOPPED_REASON = "The server stopped during the run. Deploy again.";
+
+/** What is stored at `deploy-runs:<siteId>:<runId>`. */
+export interface DeployRunRecord {
+  run_id: string;
+  site_id: string;
+  owner_id: string;
+  /** The job streaming this run's log; a queued run found again after a restart gets a new one. */
+  job_id: string | null;
+  status: RunStatus;
+  ref: string;
+  build_mode: BuildMode;
+  created_at: string;
+  /** When it left the queue. */
+  started_at: string | null;
+  finished_at: string | null;
+  /** Why it failed (env values masked); null otherwise. */
+  reason: string | null;
+  /** The new container was killed for using more memory than its limit. */
+  exit_oom: boolean;
+  /** Room for part 2's diagnosis of a failure (`title`, `detail`, `fix`, `limit`); null for now. */
+  diagnosis: null;
+  /** The image this run built (removed when the run failed or a later run replaced it). */
+  image: string | null;
+  /** Log lines written in total (before the cap). */
+  log_lines: number;
+  /** The last lines of the log (masked), kept after the job is forgotten. */
+  log_tail: string[];
+}
+
+/** A run in `GET …/deployment/runs`. */
+export interface RunView {
+  run_id: string;
+  status: RunStatus;
+  job_id: string | null;
+  ref: string;
+  build_mode: BuildMode;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  reason: string | null;
+  exit_oom: boolean;
+  diagnosis: null;
+}
+
+/** One run read singly: with the kept end of its log. */
+export interface RunDetailView extends RunView {
+  log_lines: number;
+  log_tail: string;
+}
+
+export const isRunUnderWay = (status: RunStatus): boolean => status === "queued" || status === "building" || status === "starting";
+
+export function toRunView(run: DeployRunRecord): RunView {
+  return {
+    run_id: run.run_id,
+    status: run.status,
+    job_id: run.job_id,
+    ref: run.ref,
+    build_mode: run.build_mode,
+    created_at: run.created_at,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    reason: run.reason,
+    exit_oom: run.exit_oom,
+    diagnosis: run.diagnosis,
+  };
+}
+
+export function toRunDetailView(run: DeployRunRecord): RunDetailView {
+  return { ...toRunView(run), log_lines: run.log_lines, log_tail: run.log_tail.map((line) => `${line}\n`).join("") };
+}

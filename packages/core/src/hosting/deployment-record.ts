@@ -1,0 +1,88 @@
+import type { DeploymentStatus } from "../projects/deployment.js";
+import type { DeployRunRecord, RunStatus } from "./deploy-run.js";
+import type { DeploymentSetup } from "./deployment-setup.js";
+
+/** The container an app runs in (or stopped in), as the deployment remembers it. */
+export interface AppContainer {
+  id: string;
+  name: string;
+  /** The image it was made from (this app's own tag). */
+  image: string;
+  /** A bare box: kept up by a keep-alive command, up once it runs (nothing to probe). */
+  keep_alive: boolean;
+  /** Where it answers from the host while it runs. */
+  host: string;
+  port: number;
+}
+
+/**
+ * A project's app, stored on the project record (`deployment`), so the project list reads its
+ * state with the project and a status change is one atomic write. Changed only through
+ * `ProjectStore.modify`, under the project's lock.
+ */
+export interface DeploymentRecord {
+  /**
+   * The app's own state: `configured` (never ran), `running`, `stopped` or `failed`. While a run
+   * is under way the deployment shows the run's `building`/`starting` instead (`shownStatus`), and
+   * the previous container, if any, keeps serving.
+   */
+  status: DeploymentStatus;
+  /** `<site url>/app/`; moves with the project's address. */
+  url: string;
+  setup: DeploymentSetup;
+  /** Env values by name, each sealed with the server's key (`SecretBox`, context `envContext`). */
+  env: Record<string, string>;
+  /** The container serving now, or stopped; null before the first successful run. */
+  container: AppContainer | null;
+  last_run_id: string | null;
+  /** The run under way (queued, building or starting), or null. */
+  run: { run_id: string; status: RunStatus } | null;
+  /** The app's container was last killed for using more memory than its limit. */
+  last_exit_oom: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The status a read shows: the run's while it builds or starts, else the app's. */
+export function shownStatus(record: Pick<DeploymentRecord, "status" | "run">): DeploymentStatus {
+  const run = record.run?.status;
+  return run === "building" || run === "starting" ? run : record.status;
+}
+
+/** The sealing context of one env value: a sealed value moved to another app or name does not open. */
+export const envContext = (siteId: string, key: string) => `deployment-env:${siteId}:${key}`;
+
+/** `last_run` in the deployment read. */
+export interface LastRunView {
+  run_id: string;
+  status: RunStatus;
+  finished_at: string | null;
+  reason: string | null;
+  /** Part 2 explains failures here; null for now. */
+  diagnosis: null;
+}
+
+/** `GET /app/sites/{site_id}/deployment`: the setup's fields, then the app's state. */
+export interface DeploymentView extends DeploymentSetup {
+  slug: string | null;
+  status: DeploymentStatus;
+  url: string;
+  last_run: LastRunView | null;
+  last_exit_oom: boolean;
+  /** Names of the env values set (their values are never shown; `GET …/deployment/env`). */
+  env_keys: string[];
+}
+
+export function toDeploymentView(slug: string | null, record: DeploymentRecord, lastRun: DeployRunRecord | null): DeploymentView {
+  return {
+    ...record.setup,
+    slug,
+    status: shownStatus(record),
+    url: record.url,
+    last_run: lastRun
+      ? { run_id: lastRun.run_id, status: lastRun.status, finished_at: lastRun.finished_at, reason: lastRun.reason, diagnosis: lastRun.diagnosis }
+      : null,
+    last_exit_oom: record.last_exit_oom,
+    env_keys: Object.keys(record.env).sort(),
+  };
+}

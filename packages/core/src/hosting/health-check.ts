@@ -1,0 +1,64 @@
+import { request } from "node:http";
+import type { ContainerState } from "../ports/container-runtime.js";
+
+/** How long one probe may take. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** After the first answer, the container must still run this long (or one interval) later. */
+const SETTLE_MS = 100;
+
+export interface HealthCheck {
+  /** The app's health path on the host side, for example `http://127.0.0.1:49153/health`. */
+  url: string;
+  timeoutMs: number;
+  intervalMs: number;
+  signal?: AbortSignal;
+  /** The container's state: a container that stopped fails the check at once. */
+  inspect(): Promise<ContainerState | null>;
+}
+
+export type HealthResult = { healthy: true; status: number } | { healthy: false; reason: string; state: ContainerState | null };
+
+/**
+ * Probes the app from the host over HTTP until it answers, as kamal-proxy and Render do: an image
+ * needs no curl or wget of its own. Any answer below 500 counts (an app may answer `/` with a
+ * redirect or 401); a refused connection, a timeout or a 5xx is tried again until `timeoutMs`.
+ * The container must still be running a moment after its first answer.
+ */
+export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult> {
+  const deadline = Date.now() + check.timeoutMs;
+  let last = "it did not answer";
+  for (;;) {
+    if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
+    const state = await check.inspect();
+    if (!state?.running) {
+      const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
+      return { healthy: false, reason: `The app's container ${how} before it answered.`, state };
+    }
+    const answer = await probe(check.url);
+    if (typeof answer === "number" && answer < 500) {
+      // An app that answers once and dies a moment later (out of memory as it warms up) is not up.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(check.intervalMs, SETTLE_MS)));
+      const after = await check.inspect();
+      if (after?.running) return { healthy: true, status: answer };
+      continue;
+    }
+    last = typeof answer === "number" ? `it answered ${answer}` : answer;
+    if (Date.now() + check.intervalMs > deadline) {
+      return { healthy: false, reason: `The app did not answer ${new URL(check.url).pathname} within ${Math.round(check.timeoutMs / 1000)} s (${last}).`, state };
+    }
+    await new Promise((resolve) => setTimeout(resolve, check.intervalMs));
+  }
+}
+
+/** The answer's status, or why there was none. */
+function probe(url: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: "GET", agent: false, timeout: PROBE_TIMEOUT_MS, headers: { "user-agent": "reposite-health-check" } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED" ? "the connection was refused" : error.message === "timeout" ? "a probe timed out" : error.message));
+    req.end();
+  });
+}

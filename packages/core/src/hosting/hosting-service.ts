@@ -1,0 +1,392 @@
+import { inject, injectable } from "tsyringe";
+import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
+import { conflict, notFound, RepositeError, unprocessable } from "../errors.js";
+import { JobsService } from "../jobs/jobs-service.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
+import { IDS, type IdGenerator } from "../ports/ids.js";
+import type { ProjectRecord } from "../projects/project.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import { PublishingService } from "../sites/publishing-service.js";
+import { isWellFormedId } from "../util/record-ids.js";
+import { SecretBox } from "../util/secret-box.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { parseInput } from "../util/validation.js";
+import { AppContainers } from "./app-containers.js";
+import { AppRecovery, type RecoveryReport } from "./app-recovery.js";
+import { imageTag } from "./app-names.js";
+import { BuildQueue } from "./build-queue.js";
+import { toRunDetailView, toRunView, type DeployRunRecord, type RunDetailView, type RunView } from "./deploy-run.js";
+import { DeployRunStore } from "./deploy-run-store.js";
+import { DeployPipeline } from "./deploy-pipeline.js";
+import { envInputSchema, maskedEnv, MAX_ENV_KEYS, type EnvView } from "./deployment-env.js";
+import { envContext, toDeploymentView, type DeploymentRecord, type DeploymentView } from "./deployment-record.js";
+import { DEFAULT_SETUP, setupInputSchema, type DeploymentSetup } from "./deployment-setup.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { freeTierResources, type ResourcesView } from "./resources.js";
+
+/** Answer of `PUT …/deployment`: `created` tells `201` from `200`. */
+export interface SetupResult {
+  created: boolean;
+  deployment: DeploymentView;
+}
+
+/** Answer of `POST …/deployment/deploy`. */
+export interface DeployStarted {
+  job_id: string;
+  run_id: string;
+}
+
+/**
+ * App hosting, as the API offers it: the setup, env, deploys and their runs, stop/start/restart,
+ * removal and resources of each project's app. Every method answers `503 hosting_unavailable` on
+ * a server without a container runtime, and `404` for a project that is missing or someone else's.
+ * Setting up, deploying, starting and restarting first ask `HOSTING_ENTITLEMENTS` (`402
+ * payment_required` when the account may not host this project).
+ */
+@injectable()
+export class HostingService {
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(PublishingService) private readonly publishing: PublishingService,
+    @inject(JobsService) private readonly jobs: JobsService,
+    @inject(DeployRunStore) private readonly runs: DeployRunStore,
+    @inject(BuildQueue) private readonly queue: BuildQueue,
+    @inject(DeployPipeline) private readonly pipeline: DeployPipeline,
+    @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(AppRecovery) private readonly recovery: AppRecovery,
+    @inject(SecretBox) private readonly secrets: SecretBox,
+    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(CONFIG) private readonly config: RepositeConfig,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(IDS) private readonly ids: IdGenerator,
+  ) {}
+
+  /** Whether this server hosts apps (a container runtime is registered). */
+  get available(): boolean {
+    return this.availability.on;
+  }
+
+  /**
+   * `PUT …/deployment`: sets the fields sent, keeps the rest (defaults on the first call). The
+   * first setup of a project without an address claims one derived from its name. Changes apply
+   * at the next deploy (or restart, for `port`, `health_path` and `volume_path`).
+   * `422 invalid_request` naming the field; `422 base_image_required` for `bare` without one.
+   */
+  async setup(ownerId: string, siteId: string, input: unknown): Promise<SetupResult> {
+    this.availability.runtime();
+    const changes = parseInput(setupInputSchema, input);
+    await this.projects.getOwned(ownerId, siteId);
+    await this.assertMayHost(ownerId, siteId);
+    const slug = await this.publishing.ensureSlug(ownerId, siteId);
+    let created = false;
+    const updated = await this.store.modify(siteId, (project) => {
+      const now = this.now();
+      const existing = project.deployment;
+      const setup: DeploymentSetup = { ...(existing?.setup ?? DEFAULT_SETUP) };
+      for (const [field, value] of Object.entries(changes)) if (value !== undefined) (setup as unknown as Record<string, unknown>)[field] = value;
+      if (setup.build_mode === "bare" && !setup.base_image) {
+        throw unprocessable("A bare box needs base_image: one of the five the API lists.", "base_image_required", { field: "base_image" });
+      }
+      created = existing === null;
+      const deployment: DeploymentRecord = existing
+        ? { ...existing, setup, updated_at: now }
+        : {
+            status: "configured",
+            url: `${siteUrl(this.config, project.slug ?? slug)}/app/`,
+            setup,
+            env: {},
+            container: null,
+            last_run_id: null,
+            run: null,
+            last_exit_oom: false,
+            created_at: now,
+            updated_at: now,
+          };
+      return { ...project, deployment, updated_at: now };
+    });
+    if (!updated?.deployment) throw notFound("Project not found.");
+    if (created) this.containers.publish(siteId, updated.deployment);
+    return { created, deployment: await this.view(updated) };
+  }
+
+  /**
+   * `GET …/deployment`. An app saved as running whose container has stopped by itself (it
+   * crashed, or ran out of memory) is found out here and shown `failed`, with `last_exit_oom`.
+   */
+  async read(ownerId: string, siteId: string): Promise<DeploymentView> {
+    this.availability.runtime();
+    const project = await this.owned(ownerId, siteId);
+    return this.view(await this.checkAlive(project));
+  }
+
+  /** `GET …/deployment/env`: the names, every value masked. */
+  async env(ownerId: string, siteId: string): Promise<EnvView> {
+    this.availability.runtime();
+    const { deployment } = await this.owned(ownerId, siteId);
+    return maskedEnv(Object.keys(deployment.env));
+  }
+
+  /**
+   * `PUT …/deployment/env`: sets the names sent (`null` removes one), keeps the rest; values are
+   * sealed before they are stored. A running app is restarted with them at once (a new container,
+   * health-checked, then traffic switches); when it does not come up the values stay saved, the
+   * previous container keeps serving, and the answer is `502 app_unhealthy`.
+   */
+  async setEnv(ownerId: string, siteId: string, input: unknown): Promise<EnvView> {
+    this.availability.runtime();
+    const { env } = parseInput(envInputSchema, input);
+    await this.owned(ownerId, siteId);
+    const sealed = Object.fromEntries(
+      await Promise.all(
+        Object.entries(env).map(async ([key, value]) => [key, value === null ? null : await this.secrets.seal(value, envContext(siteId, key))] as const),
+      ),
+    );
+    const updated = await this.store.modify(siteId, (project) => {
+      if (!project.deployment) return project;
+      const next = { ...project.deployment.env };
+      for (const [key, value] of Object.entries(sealed)) {
+        if (value === null) delete next[key];
+        else next[key] = value;
+      }
+      if (Object.keys(next).length > MAX_ENV_KEYS) {
+        throw unprocessable(`An app has at most ${MAX_ENV_KEYS} env values.`, "invalid_request", { field: "env" });
+      }
+      return { ...project, deployment: { ...project.deployment, env: next, updated_at: this.now() } };
+    });
+    if (!updated?.deployment) throw notFound("Project not found.");
+    if (updated.deployment.status === "running" && updated.deployment.container) {
+      try {
+        await this.replaceContainer(siteId);
+      } catch (error) {
+        if (RepositeError.isInstance(error) && error.code === "app_unhealthy") {
+          throw new RepositeError(502, `The env was saved, but the app did not come up with it: ${error.message} The previous container keeps serving.`, "app_unhealthy", error.details);
+        }
+        throw error;
+      }
+    }
+    return maskedEnv(Object.keys(updated.deployment.env));
+  }
+
+  /**
+   * `POST …/deployment/deploy` → `202 {job_id, run_id}`: queues a run (see `BuildQueue` for the
+   * limits) whose job streams the build and start log. `409 not_configured` before the setup.
+   */
+  async deploy(ownerId: string, siteId: string): Promise<DeployStarted> {
+    this.availability.runtime();
+    const { deployment } = await this.owned(ownerId, siteId);
+    await this.assertMayHost(ownerId, siteId);
+    const runId = this.ids.newId("run");
+    return this.queue.enqueue({ run_id: runId, site_id: siteId, owner_id: ownerId }, async () => {
+      const job = await this.jobs.start({ ownerId, siteId, type: "deploy", runId }, this.pipeline.work(siteId, runId));
+      const run: DeployRunRecord = {
+        run_id: runId,
+        site_id: siteId,
+        owner_id: ownerId,
+        job_id: job.job_id,
+        status: "queued",
+        ref: deployment.setup.ref,
+        build_mode: deployment.setup.build_mode,
+        created_at: this.now(),
+        started_at: null,
+        finished_at: null,
+        reason: null,
+        exit_oom: false,
+        diagnosis: null,
+        image: null,
+        log_lines: 0,
+        log_tail: [],
+      };
+      await this.runs.insert(run);
+      await this.store.modify(siteId, (project) =>
+        project.deployment
+          ? { ...project, deployment: { ...project.deployment, run: { run_id: runId, status: "queued" }, last_run_id: runId, updated_at: this.now() } }
+          : project,
+      );
+      return { job_id: job.job_id, run_id: runId };
+    });
+  }
+
+  /** `GET …/deployment/runs`: the last 20 runs, newest first. */
+  async listRuns(ownerId: string, siteId: string): Promise<RunView[]> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    return (await this.runs.list(siteId)).map(toRunView);
+  }
+
+  /** `GET …/deployment/runs/{run_id}`: one run with the kept end of its log. */
+  async getRun(ownerId: string, siteId: string, runId: string): Promise<RunDetailView> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    const run = isWellFormedId(runId, "run") ? await this.runs.get(siteId, runId) : null;
+    if (!run) throw notFound("Run not found.");
+    return toRunDetailView(run);
+  }
+
+  /**
+   * `POST …/deployment/restart`: a new container from the app's image with its setup and env as
+   * they are now; traffic switches once it answers, then the old one drains and goes. When it does
+   * not come up the old one keeps serving: `502 app_unhealthy`. `409 not_deployed` before a deploy.
+   */
+  async restart(ownerId: string, siteId: string): Promise<DeploymentView> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    await this.assertMayHost(ownerId, siteId);
+    await this.replaceContainer(siteId);
+    return this.view(await this.projects.getOwned(ownerId, siteId));
+  }
+
+  /** `POST …/deployment/start`: as restart, for a stopped (or failed) app; a running app is answered as it is. */
+  async start(ownerId: string, siteId: string): Promise<DeploymentView> {
+    this.availability.runtime();
+    const project = await this.checkAlive(await this.owned(ownerId, siteId));
+    await this.assertMayHost(ownerId, siteId);
+    if (project.deployment?.status !== "running") await this.replaceContainer(siteId);
+    return this.view(await this.projects.getOwned(ownerId, siteId));
+  }
+
+  /** `POST …/deployment/stop`: the container stops (SIGTERM, then SIGKILL) and `/app/` shows the app stopped. Always allowed. */
+  async stop(ownerId: string, siteId: string): Promise<DeploymentView> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    await this.containers.withAppLock(siteId, () => this.containers.stop(siteId));
+    return this.view(await this.projects.getOwned(ownerId, siteId));
+  }
+
+  /**
+   * `DELETE …/deployment`: a run under way is cancelled, then the containers, images, data volume,
+   * network, runs and env go, and the project has no app any more. Always allowed.
+   */
+  async remove(ownerId: string, siteId: string): Promise<void> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    await this.removeApp(siteId);
+  }
+
+  /** `GET …/deployment/resources`: memory and disk now, and the steps (the free tier's until payments exist). */
+  async resources(ownerId: string, siteId: string): Promise<ResourcesView> {
+    this.availability.runtime();
+    await this.owned(ownerId, siteId);
+    return freeTierResources();
+  }
+
+  /**
+   * Everything a project's app holds goes (deleting the project calls this; ownership is the
+   * caller's to check). Without a runtime only the records go.
+   */
+  async removeApp(siteId: string): Promise<void> {
+    const active = await this.queue.runOf(siteId);
+    if (active) {
+      const run = await this.runs.get(siteId, active.run_id);
+      if (run?.job_id) await this.jobs.cancel(run.owner_id, run.job_id).catch(() => undefined);
+      await this.pipeline.settled(active.run_id);
+      await this.queue.leave(active.run_id);
+    }
+    const runs = await this.runs.list(siteId);
+    await this.containers.withAppLock(siteId, async () => {
+      const project = await this.store.get(siteId);
+      if (this.availability.on) {
+        const images = [
+          ...(project?.deployment?.container ? [project.deployment.container.image] : []),
+          ...runs.map((run) => run.image ?? imageTag(siteId, run.run_id)),
+        ];
+        await this.containers.removeAll(siteId, images);
+      }
+      if (project?.deployment) await this.store.modify(siteId, (record) => ({ ...record, deployment: null, updated_at: this.now() }));
+    });
+    await this.runs.purge(siteId);
+  }
+
+  /**
+   * At start: puts running apps back in the `/app/` table (found by their labels), ends runs the
+   * stopped server left `building` or `starting` as `failed`, and takes queued runs up again.
+   */
+  recover(): Promise<RecoveryReport> {
+    return this.recovery.recover();
+  }
+
+  /** Ends runs under way here (`failed`: the server stopped) and waits for them; queued runs stay queued. */
+  close(): Promise<void> {
+    return this.pipeline.close();
+  }
+
+  /** A new container for a running, stopped or failed app, from its current image; traffic switches once it answers. */
+  private async replaceContainer(siteId: string): Promise<void> {
+    await this.containers.withAppLock(siteId, async () => {
+      const deployment = (await this.store.get(siteId))?.deployment;
+      if (!deployment?.container) throw conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
+      const env = await this.containers.openEnv(siteId, deployment);
+      let next;
+      try {
+        next = await this.containers.launch(siteId, deployment, { image: deployment.container.image, keepAlive: deployment.container.keep_alive, env });
+      } catch (error) {
+        const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
+        const after = await this.store.modify(siteId, (project) =>
+          project.deployment
+            ? {
+                ...project,
+                deployment: {
+                  ...project.deployment,
+                  // A stopped or failed app whose new container failed shows failed; a running one keeps serving.
+                  status: project.deployment.status === "running" ? "running" : "failed",
+                  last_exit_oom: oom || project.deployment.last_exit_oom,
+                  updated_at: this.now(),
+                },
+              }
+            : project,
+        );
+        if (after?.deployment) this.containers.publish(siteId, after.deployment);
+        throw error;
+      }
+      await this.containers.switchTo(siteId, next);
+    });
+  }
+
+  /**
+   * A `running` app whose container is not running any more is saved `failed` (with
+   * `last_exit_oom`), and the proxy told; answers the project as it is then.
+   */
+  private async checkAlive(project: ProjectRecord & { deployment: DeploymentRecord }): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
+    const { deployment } = project;
+    if (deployment.status !== "running" || !deployment.container) return project;
+    const state = await this.availability.runtime().inspectContainer(deployment.container.id);
+    if (state?.running) return project;
+    const containerId = deployment.container.id;
+    const updated = await this.store.modify(project.id, (record) =>
+      record.deployment?.status === "running" && record.deployment.container?.id === containerId
+        ? { ...record, deployment: { ...record.deployment, status: "failed", last_exit_oom: state?.oomKilled ?? false, updated_at: this.now() } }
+        : record,
+    );
+    if (!updated?.deployment) throw notFound("Project not found.");
+    this.containers.publish(project.id, updated.deployment);
+    return updated as ProjectRecord & { deployment: DeploymentRecord };
+  }
+
+  /** The caller's project with its app: `404` for a project missing or someone else's, `409 not_configured` before the setup. */
+  private async owned(ownerId: string, siteId: string): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
+    const project = await this.projects.getOwned(ownerId, siteId);
+    if (!project.deployment) {
+      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
+    }
+    return project as ProjectRecord & { deployment: DeploymentRecord };
+  }
+
+  private async assertMayHost(ownerId: string, siteId: string): Promise<void> {
+    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
+      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
+    }
+  }
+
+  private async view(project: ProjectRecord): Promise<DeploymentView> {
+    if (!project.deployment) throw notFound("Project not found.");
+    const last = project.deployment.last_run_id ? await this.runs.get(project.id, project.deployment.last_run_id) : null;
+    return toDeploymentView(project.slug, project.deployment, last);
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
+}

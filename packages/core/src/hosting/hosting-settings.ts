@@ -1,0 +1,60 @@
+import type { InjectionToken } from "tsyringe";
+import type { BareBaseImage } from "./deployment-setup.js";
+
+/** Limits and timings of app hosting; the defaults suit one server, tests shorten the timings. */
+export interface HostingSettings {
+  /** Builds under way at once on this server, all accounts together (each account has one at most). Default 2. */
+  buildConcurrency: number;
+  /** Memory a build may use, no extra swap: a step that outgrows it fails. Default 2048 MB. */
+  buildMemoryMb: number;
+  /** Longest a build may take. Default 15 minutes. */
+  buildTimeoutMs: number;
+  /** Longest a new container has to answer its health path. Default 60 s. */
+  healthTimeoutMs: number;
+  /** Pause between two health probes. Default 500 ms. */
+  healthIntervalMs: number;
+  /** Longest the old container is given to finish requests under way after traffic switched. Default 30 s. */
+  drainTimeoutMs: number;
+  /** SIGTERM to SIGKILL when a container stops. Default 10 s. */
+  stopGraceSeconds: number;
+  /** Log lines wait at most this long before they go to the job stream. Default 250 ms. */
+  logFlushMs: number;
+  /** … or until this many wait. Default 50. */
+  logFlushLines: number;
+  /**
+   * The image each bare-box choice runs, when this server keeps them under other names (a private
+   * mirror; tests map them to images built locally). Unnamed ones run as named.
+   */
+  bareImages: Partial<Record<BareBaseImage, string>>;
+  /**
+   * Labels put on every container, image and volume of this server besides Reposite's own, and
+   * required when it looks for its apps at start: several servers sharing one engine (or test
+   * runs) each find only theirs.
+   */
+  labels: Record<string, string>;
+}
+
+export const DEFAULT_HOSTING_SETTINGS: HostingSettings = {
+  buildConcurrency: 2,
+  buildMemoryMb: 2048,
+  buildTimeoutMs: 15 * 60_000,
+  healthTimeoutMs: 60_000,
+  healthIntervalMs: 500,
+  drainTimeoutMs: 30_000,
+  stopGraceSeconds: 10,
+  logFlushMs: 250,
+  logFlushLines: 50,
+  bareImages: {},
+  labels: {},
+};
+
+/** Optional: register a `Partial<HostingSettings>` under it (`createReposite({ hosting })`). */
+export const HOSTING_SETTINGS: InjectionToken<Partial<HostingSettings>> = Symbol.for("reposite.HostingSettings");
+
+/** The free tier every app runs with until payments exist: memory, CPUs, processes, disk. */
+export const FREE_TIER = {
+  memoryMb: 512,
+  cpus: 1,
+  pidsLimit: 256,
+  diskMb: 3 * 1024,
+} as const;

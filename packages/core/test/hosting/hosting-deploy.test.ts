@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { imageTag, networkName, ProjectStore, volumeName } from "../../src/index.js";
+import { eventually, get, startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
+
+describe("a deploy", () => {
+  let h: HostingHarness;
+  const files: Record<string, string> = { ...WEB_APP };
+  let owner: string;
+
+  beforeAll(async () => {
+    h = await startHostingHarness({ repos: [{ owner: "acme", name: "web", files }] });
+    owner = await h.account("ada@example.com");
+  });
+  afterAll(() => h.close());
+
+  it("builds, starts, health-checks and routes /app/ to the new container; the job streams the log and ends with finished_at and run_id", async () => {
+    const site = await h.project(owner, "web", "Rocket Web");
+    const { job, runId, text } = await h.deploy(owner, site);
+    expect(job).toMatchObject({ type: "deploy", status: "done", run_id: runId, site_id: site });
+    expect(job.finished_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(text).toContain("Reading https://github.com/acme/web at HEAD");
+    expect(text).toContain("Step 1/3 : FROM node:22");
+    expect(text).toContain("The app answered / with 200.");
+    expect(text).toContain("Live at https://rocket-web.sites.example/app/");
+
+    const deployment = await h.reposite.hosting.read(owner, site);
+    expect(deployment).toMatchObject({
+      status: "running",
+      slug: "rocket-web",
+      url: "https://rocket-web.sites.example/app/",
+      build_mode: "dockerfile",
+      port: 3000,
+      last_run: { run_id: runId, status: "done", reason: null, diagnosis: null },
+      last_exit_oom: false,
+    });
+    const route = h.reposite.appRoutes.get(site)!;
+    expect(route.status).toBe("running");
+    const answer = await get(route.target!);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('"PORT":"3000"');
+    // The project read and list show the app too.
+    expect((await h.reposite.projects.get(owner, site)).deployment).toEqual({ status: "running", url: "https://rocket-web.sites.example/app/" });
+    expect((await h.reposite.projects.list(owner)).find((project) => project.id === site)?.app_status).toBe("running");
+    const runs = await h.reposite.hosting.listRuns(owner, site);
+    expect(runs).toMatchObject([{ run_id: runId, status: "done", job_id: job.job_id, ref: "HEAD", build_mode: "dockerfile" }]);
+    const container = (await h.runtime!.listContainers({ "dev.reposite.site": site }))[0]!;
+    expect(container.labels).toMatchObject({ "dev.reposite.role": "app", "dev.reposite.run": runId });
+    expect(h.runtime!.networks()).toContain(networkName(site));
+  });
+
+  it("keeps the previous container serving when the new build fails, and says why", async () => {
+    const site = await h.project(owner);
+    await h.deploy(owner, site);
+    const before = h.reposite.appRoutes.get(site)!.target!;
+    files["broken.Dockerfile"] = "FROM node:22\nRUN exit 3\n";
+    const failed = await h.deploy(owner, site, { dockerfile_path: "broken.Dockerfile" });
+    expect(failed.job).toMatchObject({ status: "error", error: expect.stringContaining("exit code 3") });
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "running", target: before });
+    expect((await get(before)).status).toBe(200);
+    const deployment = await h.reposite.hosting.read(owner, site);
+    expect(deployment.status).toBe("running");
+    expect(deployment.last_run).toMatchObject({ run_id: failed.runId, status: "failed", reason: expect.stringContaining("The build failed (exit code 3)") });
+    // The failed run's image is gone; the serving one stays.
+    expect(await h.runtime!.imageSize(imageTag(site, failed.runId))).toBeNull();
+  });
+
+  it("keeps the previous container serving when the new one does not come up; an OOM-killed start sets last_exit_oom", async () => {
+    const site = await h.project(owner);
+    await h.deploy(owner, site, { dockerfile_path: "Dockerfile" });
+    const before = h.reposite.appRoutes.get(site)!.target!;
+    files["oom.Dockerfile"] = "FROM node:22\n# reposite-test: run oom\n";
+    const failed = await h.deploy(owner, site, { dockerfile_path: "oom.Dockerfile" });
+    expect(failed.job.status).toBe("error");
+    expect(failed.text).toContain("killed for using more memory than its limit");
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "running", target: before });
+    const deployment = await h.reposite.hosting.read(owner, site);
+    expect(deployment).toMatchObject({ status: "running", last_exit_oom: true, last_run: { status: "failed" } });
+    expect(await h.runtime!.listContainers({ "dev.reposite.site": site, "dev.reposite.run": failed.runId })).toEqual([]);
+  });
+
+  it("a first deploy that never answers its health path ends failed, and /app/ shows the app failed", async () => {
+    const site = await h.project(owner);
+    files["silent.Dockerfile"] = "FROM node:22\n# reposite-test: run no-http\n";
+    const failed = await h.deploy(owner, site, { dockerfile_path: "silent.Dockerfile", health_path: "/healthz" });
+    expect(failed.job.error).toMatch(/did not answer \/healthz within 2 s/);
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "failed", target: null });
+    expect((await h.reposite.hosting.read(owner, site)).status).toBe("failed");
+    expect((await h.reposite.projects.list(owner)).find((project) => project.id === site)?.app_status).toBe("failed");
+  });
+
+  it("a missing Dockerfile fails the run with a reason naming the path", async () => {
+    const site = await h.project(owner);
+    const failed = await h.deploy(owner, site, { dockerfile_path: "docker/nope.Dockerfile" });
+    expect(failed.job.error).toMatch(/no Dockerfile at docker\/nope\.Dockerfile/);
+  });
+
+  it("drains the old container before it stops: a request under way keeps it until it ends", async () => {
+    const site = await h.project(owner);
+    await h.deploy(owner, site);
+    const old = (await h.reposite.hosting.read(owner, site)) && h.reposite.appRoutes.get(site)!.target!;
+    const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
+    const lease = h.reposite.appRoutes.acquire(site)!;
+    await h.reposite.hosting.setup(owner, site, {});
+    const started = await h.reposite.hosting.deploy(owner, site);
+    await eventually(() => h.reposite.appRoutes.get(site)?.target?.port !== old.port);
+    // Traffic moved; the old container still runs while the request is under way.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await h.runtime!.inspectContainer(oldId))?.running).toBe(true);
+    lease.release();
+    const { job } = await h.finish(owner, started.job_id);
+    expect(job.status).toBe("done");
+    expect(await h.runtime!.inspectContainer(oldId)).toBeNull();
+  });
+
+  it("stop, start and restart: stopped shows at /app/, start and restart make a new container from the same image", async () => {
+    const site = await h.project(owner);
+    const { runId } = await h.deploy(owner, site);
+    const first = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    expect(await h.reposite.hosting.stop(owner, site)).toMatchObject({ status: "stopped" });
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "stopped", target: null });
+    expect((await h.runtime!.inspectContainer(first.id))?.running).toBe(false);
+
+    expect(await h.reposite.hosting.start(owner, site)).toMatchObject({ status: "running" });
+    const second = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    expect(second.id).not.toBe(first.id);
+    expect(second.image).toBe(imageTag(site, runId));
+    expect(await h.runtime!.inspectContainer(first.id)).toBeNull();
+    expect((await get(h.reposite.appRoutes.get(site)!.target!)).status).toBe(200);
+
+    expect(await h.reposite.hosting.restart(owner, site)).toMatchObject({ status: "running" });
+    const third = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    expect(third.id).not.toBe(second.id);
+    expect(await h.runtime!.inspectContainer(second.id)).toBeNull();
+    // The image stays: the new container runs it.
+    expect(await h.runtime!.imageSize(third.image)).not.toBeNull();
+  });
+
+  it("a crashed app shows failed at the next read, with last_exit_oom when it ran out of memory", async () => {
+    const site = await h.project(owner);
+    await h.deploy(owner, site);
+    const container = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    await h.runtime!.exit(container.id, 137, { oomKilled: true });
+    expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "failed", last_exit_oom: true });
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "failed", target: null });
+  });
+
+  it("DELETE …/deployment removes the container, the images, the data volume, the network and the runs", async () => {
+    const site = await h.project(owner);
+    const { runId } = await h.deploy(owner, site, { volume_path: "/data" });
+    const target = h.reposite.appRoutes.get(site)!.target!;
+    // The test app keeps files in the volume.
+    expect((await get(target, "/files/a", "PUT", "kept")).status).toBe(204);
+    expect(await h.runtime!.volumeSize(volumeName(site))).toBe(4);
+    await h.reposite.hosting.remove(owner, site);
+    expect(await h.runtime!.listContainers({ "dev.reposite.site": site })).toEqual([]);
+    expect(await h.runtime!.imageSize(imageTag(site, runId))).toBeNull();
+    expect(await h.runtime!.volumeSize(volumeName(site))).toBeNull();
+    expect(h.runtime!.networks()).not.toContain(networkName(site));
+    expect(h.reposite.appRoutes.get(site)).toBeUndefined();
+    expect((await h.reposite.projects.get(owner, site)).deployment).toBeNull();
+    await expect(h.reposite.hosting.listRuns(owner, site)).rejects.toMatchObject({ status: 409, code: "not_configured" });
+  });
+});

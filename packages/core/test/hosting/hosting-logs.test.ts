@@ -1,0 +1,166 @@
+import { createMemoryContainerRuntime } from "@reposite/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSecretMasker, RUN_LOG_LIMITS, STORAGE, type BuildRequest, type RecordStorage } from "../../src/index.js";
+import { startHostingHarness, type HostingHarness } from "./hosting-harness.js";
+
+const SECRET = "sk_live_93b1f0aa77";
+const MULTILINE = "-----BEGIN KEY-----\nMIIBOgIBAAJBAKj34GkxFhD9\n-----END KEY-----";
+
+/** Everything storage holds, as one string: no record may carry a secret in the clear. */
+async function everything(storage: RecordStorage): Promise<string> {
+  const keys = await storage.getKeys();
+  return JSON.stringify(await Promise.all(keys.map(async (key) => [key, await storage.getItem(key)])));
+}
+
+describe("env values never leave the pipeline", () => {
+  let h: HostingHarness;
+  let owner: string;
+  const files: Record<string, string> = {
+    // A build that prints the value (as a misconfigured script would) and an app that logs it at start.
+    Dockerfile: `FROM node:22\nRUN echo connecting with ${SECRET} now\nRUN echo key=${encodeURIComponent(SECRET)}\n# reposite-test: run log started with token ${SECRET}\nCMD ["node", "server.js"]\n`,
+    "failing.Dockerfile": `FROM node:22\nRUN echo line one of the key: MIIBOgIBAAJBAKj34GkxFhD9\nRUN exit 2\n`,
+    "secret-image.Dockerfile": `FROM registry.example/${SECRET}:1\n`,
+  };
+
+  beforeAll(async () => {
+    h = await startHostingHarness({
+      repos: [{ owner: "acme", name: "web", files }],
+      runtime: createMemoryContainerRuntime({ baseImages: ["node:22"] }),
+    });
+    owner = await h.account("ada@example.com");
+  });
+  afterAll(() => h.close());
+
+  it("masks them in build and start lines: in the job stream, the stored deltas and the run's kept log", async () => {
+    const site = await h.project(owner);
+    await h.reposite.hosting.setup(owner, site, {});
+    await h.reposite.hosting.setEnv(owner, site, { env: { API_KEY: SECRET, SHORT: "on" } });
+    const started = await h.reposite.hosting.deploy(owner, site);
+    const { job, text } = await h.finish(owner, started.job_id);
+    expect(job.status).toBe("done");
+    expect(text).toContain("connecting with *** now");
+    expect(text).toContain("key=***");
+    expect(text).toContain("started with token ***");
+    expect(text).not.toContain(SECRET);
+    const run = await h.reposite.hosting.getRun(owner, site, started.run_id);
+    expect(run.log_tail).toContain("connecting with *** now");
+    expect(run.log_tail).not.toContain(SECRET);
+    expect(await everything(h.reposite.container.resolve<RecordStorage>(STORAGE))).not.toContain(SECRET);
+  });
+
+  it("masks them in a failed run's reason and the job's error, multi-line values line by line", async () => {
+    const site = await h.project(owner);
+    await h.reposite.hosting.setup(owner, site, { dockerfile_path: "failing.Dockerfile" });
+    await h.reposite.hosting.setEnv(owner, site, { env: { KEY: MULTILINE } });
+    const started = await h.reposite.hosting.deploy(owner, site);
+    const { text } = await h.finish(owner, started.job_id);
+    expect(text).toContain("line one of the key: ***");
+
+    await h.reposite.hosting.setup(owner, site, { dockerfile_path: "secret-image.Dockerfile" });
+    await h.reposite.hosting.setEnv(owner, site, { env: { IMAGE_TOKEN: SECRET } });
+    const second = await h.reposite.hosting.deploy(owner, site);
+    const { job } = await h.finish(owner, second.job_id);
+    expect(job.status).toBe("error");
+    expect(job.error).toContain("pull access denied for registry.example/***:1");
+    expect(job.error).not.toContain(SECRET);
+    expect((await h.reposite.hosting.read(owner, site)).last_run?.reason).not.toContain(SECRET);
+    expect(await everything(h.reposite.container.resolve<RecordStorage>(STORAGE))).not.toContain(SECRET);
+    expect(await everything(h.reposite.container.resolve<RecordStorage>(STORAGE))).not.toContain("MIIBOgIBAAJBAKj34GkxFhD9");
+  });
+
+  it("leaves values shorter than 4 characters alone, since they cannot be told from ordinary output", () => {
+    const mask = createSecretMasker(["on", "abcd", "a b\nsecond-line"]);
+    expect(mask("Step 1/5 : on abcd xabcdx second-line")).toBe("Step 1/5 : on *** x***x ***");
+  });
+});
+
+describe("the build log", () => {
+  let h: HostingHarness;
+  let owner: string;
+  const files: Record<string, string> = {};
+
+  beforeAll(async () => {
+    h = await startHostingHarness({ repos: [{ owner: "acme", name: "chatty", files }], hosting: { logFlushMs: 1_000, logFlushLines: 50 } });
+    owner = await h.account("ada@example.com");
+  });
+  afterAll(() => h.close());
+
+  it("goes to the stream in batches, not one delta per line", async () => {
+    files.Dockerfile = `FROM node:22\n${Array.from({ length: 600 }, (_, i) => `RUN echo build line ${i}`).join("\n")}\n`;
+    const site = await h.project(owner, "chatty");
+    const { text, deltas, job } = await h.deploy(owner, site);
+    expect(job.status).toBe("done");
+    // 601 steps each log "Step i/n" and 600 echo a line: over 1,200 lines in at most a few dozen deltas.
+    expect(text.split("\n").filter((line) => line.startsWith("build line"))).toHaveLength(600);
+    expect(deltas).toBeLessThanOrEqual(40);
+  });
+
+  it(`is capped: the first ${RUN_LOG_LIMITS.headLines} lines, a line counting what was left out, the last ${RUN_LOG_LIMITS.tailLines}; the run keeps the last ${RUN_LOG_LIMITS.recordTailLines}`, async () => {
+    files.Dockerfile = `FROM node:22\n${Array.from({ length: 3_000 }, (_, i) => `RUN echo line-${i}`).join("\n")}\n`;
+    const site = await h.project(owner, "chatty");
+    const { text, runId } = await h.deploy(owner, site);
+    const lines = text.trimEnd().split("\n");
+    expect(lines.length).toBe(RUN_LOG_LIMITS.headLines + 1 + RUN_LOG_LIMITS.tailLines);
+    expect(lines[RUN_LOG_LIMITS.headLines]).toMatch(/^… \d+ lines left out \(a run keeps its first 1000 and last 1000 lines\) …$/);
+    expect(lines).toContain("line-0");
+    expect(lines).toContain("line-2999");
+    expect(lines).not.toContain("line-1500");
+    expect(lines.at(-1)).toMatch(/^Live at /);
+    const run = await h.reposite.hosting.getRun(owner, site, runId);
+    expect(run.log_lines).toBeGreaterThan(6_000);
+    expect(run.log_tail.trimEnd().split("\n")).toHaveLength(RUN_LOG_LIMITS.recordTailLines);
+    expect(run.log_tail).toContain("line-2999");
+  });
+
+  it("drops terminal colours and keeps a progress line's last state", async () => {
+    files.Dockerfile = "FROM node:22\n";
+    const site = await h.project(owner, "chatty");
+    const runtime = h.runtime!;
+    const build = runtime.buildImage.bind(runtime);
+    runtime.buildImage = async (request: BuildRequest) => {
+      request.onLog("\u001b[32mgreen\u001b[0m text");
+      request.onLog("progress 10%\rprogress 50%\rprogress 100%");
+      return build(request);
+    };
+    try {
+      const { text } = await h.deploy(owner, site);
+      expect(text).toContain("\ngreen text\n");
+      expect(text).toContain("\nprogress 100%\n");
+      expect(text).not.toContain("progress 10%");
+    } finally {
+      runtime.buildImage = build;
+    }
+  });
+});
+
+describe("auto builds", () => {
+  it("get the app's env as build arguments, declared in each stage of the Dockerfile Reposite writes", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "api", scripts: { start: "node server.js" } }),
+      "server.js": "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT)\n",
+    };
+    const h = await startHostingHarness({ repos: [{ owner: "acme", name: "api", files }] });
+    const seen: BuildRequest[] = [];
+    const build = h.runtime!.buildImage.bind(h.runtime);
+    h.runtime!.buildImage = (request) => {
+      seen.push(request);
+      return build(request);
+    };
+    try {
+      const owner = await h.account("ada@example.com");
+      const site = await h.project(owner, "api");
+      await h.reposite.hosting.setup(owner, site, { build_mode: "auto" });
+      await h.reposite.hosting.setEnv(owner, site, { env: { VITE_API_URL: "https://api.example", TOKEN: "tok_abcdef" } });
+      const started = await h.reposite.hosting.deploy(owner, site);
+      const { job, text } = await h.finish(owner, started.job_id);
+      expect(job.status).toBe("done");
+      expect(seen[0]!.buildArgs).toEqual({ VITE_API_URL: "https://api.example", TOKEN: "tok_abcdef" });
+      expect(seen[0]!.dockerfile).toBe(".reposite/Dockerfile");
+      expect(text).toMatch(/Step \d+\/\d+ : ARG TOKEN/);
+      expect(text).not.toContain("were not consumed");
+      expect(text).not.toContain("tok_abcdef");
+    } finally {
+      await h.close();
+    }
+  });
+});
