@@ -288,7 +288,7 @@ export class HostingService {
     const runs = await this.runs.list(siteId);
     await this.containers.withAppLock(siteId, async () => {
       const project = await this.store.get(siteId);
-      if (this.availability.on) {
+      if (this.availability.on && (project?.deployment || runs.length > 0)) {
         const images = [
           ...(project?.deployment?.container ? [project.deployment.container.image] : []),
           ...runs.map((run) => run.image ?? imageTag(siteId, run.run_id)),

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { ForumService } from "../community/forum-service.js";
 import { notFound } from "../errors.js";
+import { HostingService } from "../hosting/hosting-service.js";
 import { MembersService } from "../members/members-service.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
@@ -40,6 +41,9 @@ const deletedKey = (siteId: string) => `deleted-projects:${siteId}`;
  *   The ownership proof (project or `deleted-projects:` record) goes last, so a purge that stopped
  *   half-way can be asked for again.
  *
+ * The hosted app goes in both cases, first (`HostingService.removeApp`): a run under way is
+ * cancelled, then its containers, images, data volume, network and runs.
+ *
  * A purge after a delete is the owner's only: anyone else gets the same `404` as for a project
  * that never was.
  */
@@ -55,6 +59,7 @@ export class ProjectRemoval {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(EVENTS) private readonly events: EventBus,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(HostingService) private readonly hosting: HostingService,
   ) {}
 
   /** Deletes the caller's project, or purges what a deleted one left; `404` for anyone else. */
@@ -64,6 +69,8 @@ export class ProjectRemoval {
       const project = await this.projects.get(siteId);
       const deleted = project ? null : await this.storage.getItem<DeletedProject>(deletedKey(siteId));
       if ((project?.owner_id ?? deleted?.owner_id) !== ownerId) throw notFound("Project not found.");
+      // The hosted app goes with the project either way: its containers, images, data and runs.
+      if (project) await this.hosting.removeApp(siteId);
       if (!options.purge) {
         if (!project) {
           throw notFound("Project not found: it was deleted and its site is still up. DELETE it with purge=1 to take the site down and remove what it holds.");

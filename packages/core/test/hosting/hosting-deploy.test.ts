@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createMemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { imageTag, networkName, ProjectStore, volumeName } from "../../src/index.js";
 import { eventually, get, startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
@@ -159,5 +165,89 @@ describe("a deploy", () => {
     expect(h.reposite.appRoutes.get(site)).toBeUndefined();
     expect((await h.reposite.projects.get(owner, site)).deployment).toBeNull();
     await expect(h.reposite.hosting.listRuns(owner, site)).rejects.toMatchObject({ status: 409, code: "not_configured" });
+  });
+});
+
+describe("deleting the project", () => {
+  it.each([false, true])("removes its app with everything it holds (purge: %s), and cancels a run under way", async (purge) => {
+    const files = { ...WEB_APP };
+    const h = await startHostingHarness({ repos: [{ owner: "acme", name: "web", files }] });
+    try {
+      const owner = await h.account("ada@example.com");
+      const site = await h.project(owner);
+      const { runId } = await h.deploy(owner, site, { volume_path: "/data" });
+      expect(await h.runtime!.listContainers({ "dev.reposite.site": site })).toHaveLength(1);
+      files.Dockerfile = "FROM node:22\nRUN sleep 30\n";
+      const slow = await h.reposite.hosting.deploy(owner, site);
+      await eventually(async () => (await h.reposite.hosting.read(owner, site)).status === "building");
+      await h.reposite.projectRemoval.delete(owner, site, { purge });
+      expect(await h.runtime!.listContainers({ "dev.reposite.site": site })).toEqual([]);
+      expect(await h.runtime!.imageSize(imageTag(site, runId))).toBeNull();
+      expect(await h.runtime!.volumeSize(volumeName(site))).toBeNull();
+      expect(h.runtime!.networks()).not.toContain(networkName(site));
+      expect(h.reposite.appRoutes.get(site)).toBeUndefined();
+      expect((await h.reposite.jobs.get(owner, slow.job_id)).status).toBe("cancelled");
+      // The account's build slot is free again.
+      const other = await h.project(owner);
+      await h.reposite.hosting.setup(owner, other, {});
+      files.Dockerfile = WEB_APP.Dockerfile!;
+      expect((await h.finish(owner, (await h.reposite.hosting.deploy(owner, other)).job_id)).job.status).toBe("done");
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe("the Dockerfile a run builds", () => {
+  it("is refused when dockerfile_path is a link that leads out of the repository; a link inside it is followed", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "reposite-links-"));
+    const repo = join(folder, "app");
+    await mkdir(join(repo, "docker"), { recursive: true });
+    await writeFile(join(repo, "docker", "web.Dockerfile"), WEB_APP.Dockerfile!);
+    await writeFile(join(folder, "outside.Dockerfile"), "FROM node:22\n");
+    await symlink("/etc/passwd", join(repo, "Dockerfile"));
+    await symlink("../outside.Dockerfile", join(repo, "up.Dockerfile"));
+    await symlink("docker/web.Dockerfile", join(repo, "inside.Dockerfile"));
+    await symlink("docker", join(repo, "d"));
+    const git = (...args: string[]) => promisify(execFile)("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: repo });
+    await git("init", "-q");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "links");
+    const h = await startHostingHarness({ localRepos: [folder] });
+    try {
+      const owner = await h.account("ada@example.com");
+      const site = (await h.reposite.projects.create(owner, { repohost_url: repo })).id;
+      for (const path of ["Dockerfile", "up.Dockerfile"]) {
+        const { job } = await h.deploy(owner, site, { dockerfile_path: path });
+        expect(job.error).toBe(`${path} is a link that leads out of the repository; Reposite builds only from files inside it.`);
+      }
+      for (const path of ["inside.Dockerfile", "d/web.Dockerfile"]) {
+        const { job, text } = await h.deploy(owner, site, { dockerfile_path: path });
+        expect(job.status).toBe("done");
+        expect(text).toContain("from docker/web.Dockerfile");
+      }
+    } finally {
+      await h.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("for a bare box is the chosen base image, mapped to the server's own, kept up with nothing to serve", async () => {
+    const engine = createMemoryContainerRuntime({ baseImages: ["mirror.example/alpine:3.20"] });
+    const h = await startHostingHarness({ runtime: engine, hosting: { bareImages: { "alpine:3.20": "mirror.example/alpine:3.20" } } });
+    try {
+      const owner = await h.account("ada@example.com");
+      const site = await h.project(owner);
+      const { job, text } = await h.deploy(owner, site, { build_mode: "bare", base_image: "alpine:3.20" });
+      expect(job.status).toBe("done");
+      expect(text).toContain("Step 1/1 : FROM mirror.example/alpine:3.20");
+      expect(text).toContain("The box is up.");
+      expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", build_mode: "bare", base_image: "alpine:3.20" });
+      // Without the mapping the spec's name is used, and this engine does not have it.
+      const unmapped = await h.deploy(owner, site, { base_image: "ubuntu:24.04" });
+      expect(unmapped.job.error).toContain("pull access denied for ubuntu:24.04");
+    } finally {
+      await h.close();
+    }
   });
 });
