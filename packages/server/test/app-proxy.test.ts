@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  AppRoutes,
   createReposite,
   DESIGNS,
   findDesign,
@@ -236,7 +237,8 @@ describe("the /app/ proxy over a socket", () => {
   let siteId: string;
   let ownerId: string;
 
-  const setRoute = (status: DeploymentStatus, target: { host: string; port: number } | null) => reposite.appRoutes.set(siteId, { status, target });
+  const routes = () => reposite.container.resolve(AppRoutes);
+  const setRoute = (status: DeploymentStatus, target: { host: string; port: number } | null) => routes().set(siteId, { status, target });
   const running = () => setRoute("running", { host: "127.0.0.1", port: app.port });
   const setGate = (on: boolean) => reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
   const get = (path: string, init: Partial<Parameters<typeof send>[2]> = {}) => send(port, path, { host, ...init });
@@ -526,7 +528,7 @@ describe("the /app/ proxy over a socket", () => {
       ["failed", "failed", "The app of this site could not be started."],
     ] as const)("answers 503 with Retry-After and a page in the site's design: %s", async (_label, status, message) => {
       if (status) setRoute(status, null);
-      else reposite.appRoutes.delete(siteId);
+      else routes().delete(siteId);
       const answer = await get("/app/dashboard");
       expect(answer.status).toBe(503);
       expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
@@ -577,7 +579,7 @@ describe("the /app/ proxy over a socket", () => {
       for (let i = 0; i < 10; i++) expect((await get(`/app/hot/${i}`)).status).toBe(302);
       const opened = await openSocket(port, "/app/live", host, { cookie });
       if ("socket" in opened) opened.socket.close();
-      reposite.appRoutes.set(siteId, { status: "stopped", target: null });
+      routes().set(siteId, { status: "stopped", target: null });
       expect((await get("/app/hot", { headers: { cookie } })).status).toBe(503);
 
       const calls = spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
@@ -593,12 +595,12 @@ describe("the /app/ proxy over a socket", () => {
     const started = new Promise<IncomingMessage>((resolve) => req.once("response", resolve));
     req.end();
     const res = await started;
-    expect(reposite.appRoutes.pending(target)).toBe(1);
-    const drained = reposite.appRoutes.drained(target, 10_000);
+    expect(routes().pending(target)).toBe(1);
+    const drained = routes().drained(target, 10_000);
     app.releaseSse();
     res.resume();
     await drained;
-    expect(reposite.appRoutes.pending(target)).toBe(0);
+    expect(routes().pending(target)).toBe(0);
   });
 
   it("answers other upgrades as plain requests, and refuses WebSockets elsewhere", async () => {

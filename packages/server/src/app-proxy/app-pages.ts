@@ -1,5 +1,5 @@
 import type { Duplex } from "node:stream";
-import { DESIGNS, findDesign, renderSitePage, type CachedProject, type DeploymentStatus, type PublishedSiteInfo, type SiteContext } from "@reposite/core";
+import { DESIGNS, findDesign, renderSitePage, type CachedProject, type Clock, type DeploymentStatus, type PublishedSiteInfo, type SiteContext } from "@reposite/core";
 import { messageBody } from "../site-runtime/dynamic/site-pages.js";
 import { plainPage } from "../site-runtime/serve-published.js";
 
@@ -24,7 +24,8 @@ const PAGE_HEADERS = {
 export interface PageFrame {
   site: PublishedSiteInfo;
   project: CachedProject | null;
-  year: number;
+  /** For the footer's year, read only when a page is drawn. */
+  clock: Clock;
 }
 
 function page(frame: PageFrame, status: number, title: string, message: string, extra: Record<string, string> = {}, action?: { href: string; label: string }): ProxyAnswer {
@@ -39,7 +40,7 @@ function page(frame: PageFrame, status: number, title: string, message: string, 
     appPath: "/app/",
     pages: site.pages,
     community: site.community,
-    year: frame.year,
+    year: frame.clock.now().getUTCFullYear(),
   };
   const body = renderSitePage(design, context, { title, bodyHtml: messageBody(title, message, action), noindex: true });
   return { status, headers: { ...PAGE_HEADERS, ...extra }, body };

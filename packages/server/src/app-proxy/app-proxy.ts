@@ -161,17 +161,16 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
     const project: CachedProject | null = projects.peek(site.site_id) ?? (await projects.get(site.site_id));
     const secret = cookieValue(headers.cookie, memberCookie(site));
     const current = secret ? (sessions.peek(site.site_id, secret) ?? (await sessions.find(site.site_id, secret))) : null;
-    const frame: PageFrame = { site, project, year: 0 };
-    const withYear = () => ((frame.year = clock.now().getUTCFullYear()), frame);
+    const frame: PageFrame = { site, project, clock };
     // The owner's setting, on the project this site belongs to.
     const gated = project !== null && project.owner_id === site.owner_id && project.auth_redirect_to_app;
     if (gated && !current) {
       if (!websocket && (method === "GET" || method === "HEAD")) return { answer: signInRedirect(url) };
-      return { answer: signInFirstPage(withYear()) };
+      return { answer: signInFirstPage(frame) };
     }
     const lease = routes.acquire(site.site_id);
-    if (!lease) return { answer: notRunningPage(withYear(), routes.get(site.site_id)?.status) };
-    return { lease, connection: targets.connect(site.site_id, lease.target), member: current?.member ?? null, frame: withYear() };
+    if (!lease) return { answer: notRunningPage(frame, routes.get(site.site_id)?.status) };
+    return { lease, connection: targets.connect(site.site_id, lease.target), member: current?.member ?? null, frame };
   }
 
   function write(res: ServerResponse, answer: ProxyAnswer, method: string): void {

@@ -1,0 +1,443 @@
+// Requests per second and p99 latency for one small app answer, reached three ways in one run:
+//   direct     straight to the app's own port (no proxy: the ceiling)
+//   reference  the Reposite server's /app/ proxy (packages/server/dist), Host: <slug>.localhost:<port>
+//   nginx      nginx proxying the same app the way Reposite does (prefix removed, X-Forwarded-*, keep-alive upstream)
+// and, for information, the floor of any proxy written on node:http: a bare one (keep-alive agent,
+// pipe both ways, no rules, no httpxy).
+// The app is a plain node:http server in its own process; wrk drives each target in turn at
+// BENCH_CONNECTIONS (32) connections. A benchmark reports: it always exits 0. See bench/README.md.
+
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, createServer as createHttpServer, request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SLUG = "lumen";
+const CPUS = availableParallelism();
+const TASKSET = which("taskset");
+/**
+ * With taskset and 2+ CPUs, the app and the proxy under test share CPU 0 (as an app and its proxy
+ * share a host) and wrk runs on the others (BENCH_PIN=0 turns this off).
+ */
+const PIN = Boolean(TASKSET) && CPUS >= 2 && process.env.BENCH_PIN !== "0";
+const SERVER_CPU = "0";
+const LOAD_CPUS = CPUS > 2 ? `1-${CPUS - 1}` : "1";
+const SETTINGS = {
+  duration: Number(process.env.BENCH_DURATION ?? 5),
+  warmup: Number(process.env.BENCH_WARMUP ?? 3),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
+  threads: Number(process.env.BENCH_THREADS ?? (PIN ? Math.min(2, CPUS - 1) : 2)),
+};
+/** At least nginx's proxy throughput; at most 1 ms added to the app's own p99. */
+const TARGETS = { nginxRatio: 1.0, addedP99Ms: 1.0 };
+const pinned = (cpus, command, args) => (PIN ? [TASKSET, ["-c", cpus, command, ...args]] : [command, args]);
+
+/** What the app answers at `/`: a small JSON document, as an API or a page's data would be. */
+const APP_BODY = JSON.stringify({ ok: true, service: "lumen", items: Array.from({ length: 8 }, (_, i) => ({ id: i, name: `item ${i}` })) });
+
+// ------------------------------------------------------------------------------------------------
+// Children
+
+/** The stand-in app: node:http answering APP_BODY on every path, keep-alive as node's default (5 s). */
+async function runApp() {
+  const body = Buffer.from(APP_BODY);
+  const server = createHttpServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    res.end(body);
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  process.on("message", (message) => {
+    if (message === "stop") server.close(() => process.exit(0));
+  });
+  process.send({ port: server.address().port });
+}
+
+/** For information: the least a node:http proxy does (strip /app, keep-alive agent, pipe both ways). */
+async function runNodeProxy(appPort) {
+  const agent = new Agent({ keepAlive: true, scheduling: "lifo" });
+  const server = createHttpServer((req, res) => {
+    const upstream = httpRequest({ host: "127.0.0.1", port: appPort, path: req.url.slice(4) || "/", method: req.method, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode, answer.rawHeaders);
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  process.on("message", (message) => {
+    if (message === "stop") process.exit(0);
+  });
+  process.send({ port: server.address().port });
+}
+
+/** The reference server on a temp data dir, with a published site whose app route points at the app. */
+async function runReference(workDir, appPort) {
+  const core = await import("@reposite/core");
+  const { startServer } = await import("@reposite/server");
+  const port = await freePort();
+  const repoHost = {
+    id: "bench",
+    parseLink: (link) => (link === "https://code.test/lumen-dev/lumen" ? { host: "bench", owner: "lumen-dev", name: "lumen", url: link } : null),
+    getRepository: async (repo) => ({ owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" }),
+    getReadme: async () => "# Lumen",
+    getSourceArchive: async () => {
+      throw new Error("not used by the benchmark");
+    },
+  };
+  const reposite = core.createReposite({
+    repoHosts: [repoHost],
+    config: { dataDir: join(workDir, "data"), baseUrl: `http://127.0.0.1:${port}`, sitesDomain: `localhost:${port}` },
+  });
+  const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
+  const { account } = await reposite.accounts.findOrCreate("bench@example.com");
+  const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen" });
+  const design = core.DESIGNS[0];
+  const now = new Date().toISOString();
+  const page = { path: "/", contentType: "text/html; charset=utf-8", body: "<!doctype html><title>Lumen</title>", etag: '"1"', lastModified: now };
+  // What publishing leaves, then what the hosting service writes once the app is healthy.
+  await reposite.container.resolve(core.STORAGE).setItem(`published-sites:${SLUG}`, {
+    site_id: project.id,
+    owner_id: account.id,
+    slug: SLUG,
+    url: core.siteUrl(reposite.config, SLUG),
+    design: design.id,
+    name: project.name,
+    pages: ["template"],
+    community: false,
+    files: { "/": page },
+    published_at: now,
+    revision: 1,
+  });
+  reposite.container.resolve(core.AppRoutes).set(project.id, { status: "running", target: { host: "127.0.0.1", port: appPort } });
+  process.on("message", async (message) => {
+    if (message !== "stop") return;
+    await server.close();
+    process.exit(0);
+  });
+  process.send({ port, host: `${SLUG}.localhost:${port}` });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The run
+
+async function main() {
+  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js"]) {
+    if (!existsSync(join(ROOT, dist))) {
+      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench:proxy does).`);
+      return;
+    }
+  }
+  const wrk = which("wrk");
+  const nginx = which("nginx") ?? (existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : null);
+  if (!wrk) {
+    console.log("bench: wrk not found (apt-get install -y wrk): p99 needs wrk; nothing measured");
+    return;
+  }
+  const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-proxy-"));
+  const stops = [];
+  try {
+    console.log(
+      `bench: one app answer (${Buffer.byteLength(APP_BODY)} bytes of JSON) through /app/, ${SETTINGS.connections} connections, ${SETTINGS.rounds} rounds of ${SETTINGS.duration}s per target after ${SETTINGS.warmup}s warm-up, wrk -t${SETTINGS.threads}`
+    );
+    console.log(PIN ? `bench: app and proxy on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPUS} (taskset)` : `bench: no CPU pinning (${TASKSET ? "BENCH_PIN=0 or one CPU" : "taskset not found"})`);
+
+    const app = await startChild("--app", workDir);
+    stops.push(app.stop);
+    const reference = await startChild("--reference", workDir, String(app.info.port));
+    stops.push(reference.stop);
+    const nodeProxy = await startChild("--node-proxy", workDir, String(app.info.port));
+    stops.push(nodeProxy.stop);
+
+    const targets = [
+      { key: "direct", name: "app's own port", url: `http://127.0.0.1:${app.info.port}/`, headers: {}, pids: [app.pid] },
+      { key: "reference", name: "Reposite /app/", url: `http://127.0.0.1:${reference.info.port}/app/`, headers: { host: reference.info.host }, pids: [reference.pid, app.pid] },
+    ];
+    targets.push({ key: "nodeProxy", name: "bare node proxy", url: `http://127.0.0.1:${nodeProxy.info.port}/app/`, headers: { host: reference.info.host }, pids: [nodeProxy.pid, app.pid] });
+    if (nginx) {
+      const started = await startNginx(nginx, workDir, app.info.port);
+      if (started) {
+        stops.push(started.stop);
+        targets.push({ key: "nginx", name: "nginx proxy_pass", url: `http://127.0.0.1:${started.port}/app/`, headers: { host: reference.info.host }, pids: [started.pid, app.pid] });
+      }
+    } else {
+      console.log("bench: nginx not found (apt-get install -y nginx): the nginx comparison is skipped");
+    }
+    for (const target of targets) {
+      const answer = await get(target.url, target.headers);
+      if (answer.status !== 200 || answer.body.toString() !== APP_BODY) {
+        console.log(`bench: ${target.name} did not answer the app's body (status ${answer.status}): ${answer.body.toString().slice(0, 200)}`);
+        return;
+      }
+    }
+
+    for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup);
+    const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+      const line = [];
+      for (const target of order) {
+        const before = target.pids.map(cpuTicks);
+        const run = await loadWithWrk(wrk, target, SETTINGS.duration);
+        const after = target.pids.map(cpuTicks);
+        const ticks = after.every((value, i) => value !== null && before[i] !== null) ? after.reduce((sum, value, i) => sum + value - before[i], 0) : null;
+        run.cpuUs = ticks !== null && run.requests > 0 ? (ticks * 1e6) / CLOCK_TICKS / run.requests : null;
+        runs[target.key].push(run);
+        line.push(`${target.key} ${run.rps.toFixed(0)} req/s p99 ${run.p99.toFixed(2)} ms${run.errors ? ` [${run.errors} errors]` : ""}`);
+      }
+      console.log(`  round ${round + 1}: ${line.join(", ")}`);
+    }
+
+    console.log("  median:");
+    for (const target of targets) {
+      const cpu = median(runs[target.key].map((run) => run.cpuUs).filter((value) => value !== null));
+      console.log(
+        `    ${target.name.padEnd(18)} ${median(runs[target.key].map((run) => run.rps)).toFixed(0).padStart(8)} req/s   p50 ${median(runs[target.key].map((run) => run.p50)).toFixed(2)} ms   p99 ${median(runs[target.key].map((run) => run.p99)).toFixed(2)} ms` +
+          (Number.isFinite(cpu) ? `   ${cpu.toFixed(1)} µs CPU/req (proxy + app)` : "")
+      );
+    }
+    // Same-round comparisons (seconds apart), then their median: steadier on a shared machine.
+    const sameRound = (key, against, f) => median(runs[key].map((run, round) => f(run, runs[against][round])));
+    const proxyOverDirect = sameRound("reference", "direct", (a, b) => a.rps / b.rps);
+    const addedP99 = sameRound("reference", "direct", (a, b) => a.p99 - b.p99);
+    console.log("  results:");
+    console.log(`    Reposite / direct throughput  ${proxyOverDirect.toFixed(3)}x`);
+    if (runs.nginx) {
+      const overNginx = sameRound("reference", "nginx", (a, b) => a.rps / b.rps);
+      const nginxAdded = sameRound("nginx", "direct", (a, b) => a.p99 - b.p99);
+      console.log(`    Reposite / nginx throughput   ${overNginx.toFixed(3)}x  (target >= ${TARGETS.nginxRatio.toFixed(2)}x: ${overNginx >= TARGETS.nginxRatio ? "met" : "NOT met"})`);
+      console.log(`    nginx / direct throughput     ${sameRound("nginx", "direct", (a, b) => a.rps / b.rps).toFixed(3)}x`);
+      console.log(`    p99 added by nginx            ${nginxAdded.toFixed(2)} ms`);
+    }
+    console.log(`    p99 added by Reposite         ${addedP99.toFixed(2)} ms  (target <= ${TARGETS.addedP99Ms.toFixed(2)} ms: ${addedP99 <= TARGETS.addedP99Ms ? "met" : "NOT met"})`);
+    console.log(`    (bare node proxy / direct     ${sameRound("nodeProxy", "direct", (a, b) => a.rps / b.rps).toFixed(3)}x, p99 added ${sameRound("nodeProxy", "direct", (a, b) => a.p99 - b.p99).toFixed(2)} ms: the floor of a node:http proxy)`);
+    const cpuOf = (key) => median(runs[key].map((run) => run.cpuUs).filter((value) => value !== null));
+    const own = (key) => cpuOf(key) - cpuOf("direct");
+    if (Number.isFinite(own("reference"))) {
+      console.log("  CPU per request spent by the proxy itself (proxy + app, less the app alone):");
+      for (const key of ["reference", "nodeProxy", "nginx"]) if (runs[key]) console.log(`    ${targets.find((t) => t.key === key).name.padEnd(18)} ${own(key).toFixed(1)} µs`);
+    }
+  } catch (error) {
+    console.log(`bench: failed: ${error?.stack ?? error}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function startChild(flag, workDir, ...extra) {
+  return new Promise((resolveChild, reject) => {
+    const [command, args] = pinned(SERVER_CPU, process.execPath, [fileURLToPath(import.meta.url), flag, workDir, ...extra]);
+    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${flag} exited with ${code}`)));
+    child.once("message", (info) => {
+      child.removeAllListeners("exit");
+      resolveChild({
+        info,
+        pid: child.pid,
+        stop: () =>
+          new Promise((done) => {
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              done();
+            });
+            child.send("stop");
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * nginx, one worker, proxying `/app/` to the app as Reposite does: the prefix removed, the
+ * forwarding headers set, Host kept, and a keep-alive pool to the app.
+ */
+async function startNginx(binary, workDir, appPort) {
+  const prefix = join(workDir, "nginx");
+  mkdirSync(prefix, { recursive: true });
+  for (const path of [workDir, prefix]) chmodSync(path, 0o755);
+  const port = await freePort();
+  const temp = (name) => join(prefix, name);
+  writeFileSync(
+    join(prefix, "nginx.conf"),
+    `worker_processes 1;
+daemon off;
+pid ${temp("nginx.pid")};
+error_log ${temp("error.log")} warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  keepalive_timeout 60s;
+  client_body_temp_path ${temp("client_body")};
+  proxy_temp_path ${temp("proxy")};
+  fastcgi_temp_path ${temp("fastcgi")};
+  uwsgi_temp_path ${temp("uwsgi")};
+  scgi_temp_path ${temp("scgi")};
+  upstream app {
+    server 127.0.0.1:${appPort};
+    keepalive 64;
+    keepalive_timeout 4s;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /app/ {
+      proxy_pass http://app/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-Prefix /app;
+      proxy_buffering off;
+    }
+  }
+}
+`
+  );
+  const [command, args] = pinned(SERVER_CPU, binary, ["-p", prefix, "-c", join(prefix, "nginx.conf")]);
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise((done) => child.once("exit", done));
+  const up = await waitFor(`http://127.0.0.1:${port}/app/`, 5_000);
+  if (!up) {
+    child.kill("SIGKILL");
+    console.log(`bench: nginx did not start: ${stderr.trim() || "no answer"}; the nginx comparison is skipped`);
+    return null;
+  }
+  return {
+    port,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGQUIT");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Load
+
+/** wrk for `seconds`: req/s, p50 and p99 (ms) from its latency distribution, errors. */
+function loadWithWrk(wrk, target, seconds) {
+  const args = [`-t${SETTINGS.threads}`, `-c${SETTINGS.connections}`, `-d${seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name === "host" ? "Host" : name}: ${value}`);
+  args.push(target.url);
+  return new Promise((done, reject) => {
+    const [command, commandArgs] = pinned(LOAD_CPUS, wrk, args);
+    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.once("error", reject);
+    child.once("exit", () => {
+      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+      if (!Number.isFinite(rps)) return reject(new Error(`wrk gave no result:\n${out}`));
+      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+      const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+      const socket = /Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      const errors = non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);
+      done({ rps, requests, errors, p50: percentile(out, "50"), p99: percentile(out, "99") });
+    });
+  });
+}
+
+/** A percentile line of wrk's "Latency Distribution", in ms. */
+function percentile(out, which) {
+  const match = new RegExp(`^\\s+${which}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
+  if (!match) return NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU ticks of a process and its children (nginx's worker), or null without /proc. */
+function cpuTicks(pid) {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ") : []) ticks += cpuTicks(Number(child)) ?? 0;
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Helpers
+
+function median(values) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function get(url, headers = {}) {
+  return new Promise((done, reject) => {
+    const req = httpRequest(url, { headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => done({ status: res.statusCode, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function waitFor(url, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if ((await get(url).catch(() => null))?.status === 200) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+}
+
+function which(command) {
+  try {
+    return execFileSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function freePort() {
+  return new Promise((done, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+const role = process.argv[2];
+if (role === "--app") await runApp();
+else if (role === "--reference") await runReference(process.argv[3], Number(process.argv[4]));
+else if (role === "--node-proxy") await runNodeProxy(Number(process.argv[4]));
+else await main();
