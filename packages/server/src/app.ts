@@ -5,6 +5,7 @@ import { refusePreflight } from "./http/no-cors.js";
 import { createSiteDynamicHandler } from "./site-runtime/dynamic/index.js";
 import type { HostResolver } from "./site-runtime/host-router.js";
 import { siteRuntime } from "./site-runtime/site-runtime.js";
+import { deploymentRoutes } from "./routes/deployment.js";
 import { designRoutes } from "./routes/designs.js";
 import { discourseRoutes } from "./routes/discourse.js";
 import { healthRoutes } from "./routes/health.js";
@@ -62,6 +63,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   jobRoutes(app, reposite);
   pageVersionRoutes(app, reposite);
   publishingRoutes(app, reposite);
+  deploymentRoutes(app, reposite);
   memberRoutes(app, reposite);
   if (options.discourse) discourseRoutes(app, reposite, options.discourse);
   accountPageRoutes(app, reposite, options);

@@ -36,6 +36,7 @@ function commands(io: CliIo): CommandDef {
       io.out(`  API: ${config.baseUrl} (reference: ${config.baseUrl}/docs/api)`);
       io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);
       io.out(`  data: ${config.dataDir}`);
+      io.out(`  app hosting: ${server.hosting}`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           io.out(`Received ${signal}, shutting down.`);

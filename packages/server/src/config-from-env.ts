@@ -1,4 +1,13 @@
-import { createIndexNowNotifier, parseSecretKey, type BaseImages, type CreateRepositeOptions, type DiscourseOptions } from "@reposite/core";
+import {
+  BARE_BASE_IMAGES,
+  createIndexNowNotifier,
+  parseSecretKey,
+  type BareBaseImage,
+  type BaseImages,
+  type CreateRepositeOptions,
+  type DiscourseOptions,
+  type HostingSettings,
+} from "@reposite/core";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
@@ -16,6 +25,12 @@ export interface ServerSettings {
   trustProxy?: boolean;
   /** The operator's Discourse (REPOSITE_DISCOURSE_URL + REPOSITE_DISCOURSE_SECRET), or null. */
   discourse?: DiscourseOptions | null;
+  /**
+   * `detect`: at start, host apps on Docker when its Engine answers (`DOCKER_HOST` or the default
+   * socket); `off` (REPOSITE_HOSTING=off): no app hosting. Left out: only a `containerRuntime` given
+   * in `reposite` hosts apps.
+   */
+  hosting?: "detect" | "off";
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -54,6 +69,48 @@ function baseImagesFromEnv(env: NodeJS.ProcessEnv): Partial<BaseImages> {
   );
 }
 
+/** A whole number of at least `min`, or a start-up error naming the variable. */
+function wholeNumber(value: string, name: string, min = 1): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new Error(`[reposite] ${name} must be a whole number of at least ${min}, not "${value}".`);
+  return parsed;
+}
+
+/**
+ * App hosting's limits: REPOSITE_BUILD_CONCURRENCY, REPOSITE_BUILD_MEMORY_MB,
+ * REPOSITE_BUILD_TIMEOUT_MINUTES; REPOSITE_BARE_IMAGES maps bare-box choices to this server's images
+ * (`alpine:3.20=mirror.example/alpine:3.20,…`); REPOSITE_APP_LABELS adds labels to everything the
+ * server makes on the engine (`key=value,…`), and it then finds only its own apps at start.
+ */
+function hostingFromEnv(env: NodeJS.ProcessEnv): Partial<HostingSettings> {
+  const pairs = (value: string, name: string) =>
+    list(value).map((pair) => {
+      const at = pair.indexOf("=");
+      if (at <= 0) throw new Error(`[reposite] ${name} takes name=value pairs separated by commas, not "${pair}".`);
+      return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()] as const;
+    });
+  const bareImages = pairs(env.REPOSITE_BARE_IMAGES ?? "", "REPOSITE_BARE_IMAGES");
+  for (const [choice] of bareImages) {
+    if (!(BARE_BASE_IMAGES as readonly string[]).includes(choice)) {
+      throw new Error(`[reposite] REPOSITE_BARE_IMAGES names "${choice}"; the bare-box images are ${BARE_BASE_IMAGES.join(", ")}.`);
+    }
+  }
+  return {
+    ...(env.REPOSITE_BUILD_CONCURRENCY ? { buildConcurrency: wholeNumber(env.REPOSITE_BUILD_CONCURRENCY, "REPOSITE_BUILD_CONCURRENCY") } : {}),
+    ...(env.REPOSITE_BUILD_MEMORY_MB ? { buildMemoryMb: wholeNumber(env.REPOSITE_BUILD_MEMORY_MB, "REPOSITE_BUILD_MEMORY_MB", 64) } : {}),
+    ...(env.REPOSITE_BUILD_TIMEOUT_MINUTES ? { buildTimeoutMs: wholeNumber(env.REPOSITE_BUILD_TIMEOUT_MINUTES, "REPOSITE_BUILD_TIMEOUT_MINUTES") * 60_000 } : {}),
+    ...(bareImages.length ? { bareImages: Object.fromEntries(bareImages) as Partial<Record<BareBaseImage, string>> } : {}),
+    ...(env.REPOSITE_APP_LABELS ? { labels: Object.fromEntries(pairs(env.REPOSITE_APP_LABELS, "REPOSITE_APP_LABELS")) } : {}),
+  };
+}
+
+/** REPOSITE_HOSTING: `off` turns app hosting off; anything else (or nothing) looks for Docker at start. */
+function hostingSwitch(value: string | undefined): "detect" | "off" {
+  if (value === undefined || value === "" || value === "docker" || value === "on") return "detect";
+  if (value === "off" || value === "0" || value === "false") return "off";
+  throw new Error(`[reposite] REPOSITE_HOSTING must be off (no app hosting) or docker (the default: Docker when its Engine answers), not "${value}".`);
+}
+
 /** An http(s) address, or a start-up error naming the variable. */
 function checkedUrl(value: string, name: string): string {
   let url: URL | undefined;
@@ -88,6 +145,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     listen,
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
+    hosting: hostingSwitch(env.REPOSITE_HOSTING),
     reposite: {
       config: {
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),
@@ -100,6 +158,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         ...(env.REPOSITE_SITE_CACHE_MB ? { siteCacheBytes: megabytes(env.REPOSITE_SITE_CACHE_MB, "REPOSITE_SITE_CACHE_MB") } : {}),
       },
       ...(languageModel ? { languageModel } : {}),
+      hosting: hostingFromEnv(env),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
       ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),
       ...(env.REPOSITE_SECRET_KEY ? { secretKey: checkedSecretKey(env.REPOSITE_SECRET_KEY) } : {}),

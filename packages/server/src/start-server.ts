@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { createReposite, type Reposite } from "@reposite/core";
+import { CONTAINER_RUNTIME, createReposite, type ContainerRuntime, type Reposite } from "@reposite/core";
+import { detectDockerRuntime } from "@reposite/provider-docker";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
@@ -11,6 +12,8 @@ export interface RunningServer {
   /** Where the server answers, for example `http://127.0.0.1:3000`. */
   url: string;
   reposite: Reposite;
+  /** Whether and where apps are hosted, as the start-up output says it. */
+  hosting: string;
   /** Stops accepting connections, lets requests under way finish, then lets go of storage. */
   close(): Promise<void>;
 }
@@ -25,7 +28,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const settings = options.settings ?? settingsFromEnv();
   const { port, hostname } = settings.listen;
-  const reposite = options.reposite ?? createReposite(settings.reposite);
+  const found = options.reposite ? null : await findContainerRuntime(settings);
+  const reposite = options.reposite ?? createReposite({ ...settings.reposite, ...(found?.runtime ? { containerRuntime: found.runtime } : {}) });
   const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
   // Before h3: a site's /app/ goes to its running app (HTTP and WebSocket), published pages already
   // in memory are answered from precomputed bytes; everything else goes through the app.
@@ -33,7 +37,9 @@ export async function startServer(
   const server = createServer(appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app))));
   listenForUpgrades(server, appProxy);
   const shutdown = gracefulShutdown(server);
+  let hosting: string;
   try {
+    hosting = await recoverApps(reposite, found?.reason);
     await listen(server, port, hostname);
   } catch (error) {
     // Only an embedder's own composition outlives a failed start.
@@ -47,6 +53,7 @@ export async function startServer(
   return {
     url: `http://${host}:${actualPort}`,
     reposite,
+    hosting,
     close: () =>
       (closing ??= (async () => {
         await shutdown();
@@ -54,6 +61,41 @@ export async function startServer(
         await reposite.close();
       })()),
   };
+}
+
+/**
+ * The runtime apps are hosted on: the one the settings give, else Docker when `hosting` is
+ * `detect` and its Engine answers. `reason` says why there is none.
+ */
+async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; reason?: string }> {
+  if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
+  if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
+  if (settings.hosting !== "detect") return { reason: "no container runtime given" };
+  const runtime = await detectDockerRuntime();
+  const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
+  return runtime ? { runtime } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
+}
+
+/**
+ * Apps outlive the server: at start, running ones are routed to again, interrupted runs end
+ * failed and queued runs go on (`HostingService.recover`). Answers what the start-up output says.
+ */
+async function recoverApps(reposite: Reposite, reason = "no container runtime"): Promise<string> {
+  const runtime = reposite.hosting.available ? reposite.container.resolve<ContainerRuntime>(CONTAINER_RUNTIME) : null;
+  if (!runtime) return `off: ${reason}`;
+  try {
+    const report = await reposite.hosting.recover();
+    const found = [
+      `${report.running} app${report.running === 1 ? "" : "s"} running`,
+      ...(report.interrupted ? [`${report.interrupted} interrupted deploy${report.interrupted === 1 ? "" : "s"} marked failed`] : []),
+      ...(report.queued ? [`${report.queued} queued deploy${report.queued === 1 ? "" : "s"} resumed`] : []),
+    ];
+    return `${runtime.name} (${found.join(", ")})`;
+  } catch (error) {
+    // The engine answered at detection but not now: the server still serves sites and the API.
+    console.error("[reposite] finding hosted apps again failed:", error);
+    return `${runtime.name} (finding apps again failed: ${(error as Error).message})`;
+  }
 }
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {

@@ -75,6 +75,31 @@ describe("settings from the environment", () => {
     expect(() => settingsFromEnv({ REPOSITE_GITHUB_WEB_URL: "ghe.example.com" })).toThrow(/REPOSITE_GITHUB_WEB_URL/);
   });
 
+  it("look for Docker at start unless REPOSITE_HOSTING=off, and read app hosting's limits", () => {
+    expect(settingsFromEnv({}).hosting).toBe("detect");
+    expect(settingsFromEnv({}).reposite.hosting).toEqual({});
+    expect(settingsFromEnv({ REPOSITE_HOSTING: "off" }).hosting).toBe("off");
+    expect(() => settingsFromEnv({ REPOSITE_HOSTING: "kubernetes" })).toThrow(/REPOSITE_HOSTING/);
+    const settings = settingsFromEnv({
+      REPOSITE_BUILD_CONCURRENCY: "3",
+      REPOSITE_BUILD_MEMORY_MB: "1024",
+      REPOSITE_BUILD_TIMEOUT_MINUTES: "5",
+      REPOSITE_BARE_IMAGES: "alpine:3.20=mirror.example/alpine:3.20, ubuntu:24.04=mirror.example/ubuntu:24.04",
+      REPOSITE_APP_LABELS: "example.instance=eu-1",
+    });
+    expect(settings.reposite.hosting).toEqual({
+      buildConcurrency: 3,
+      buildMemoryMb: 1024,
+      buildTimeoutMs: 5 * 60_000,
+      bareImages: { "alpine:3.20": "mirror.example/alpine:3.20", "ubuntu:24.04": "mirror.example/ubuntu:24.04" },
+      labels: { "example.instance": "eu-1" },
+    });
+    expect(() => settingsFromEnv({ REPOSITE_BUILD_CONCURRENCY: "0" })).toThrow(/REPOSITE_BUILD_CONCURRENCY/);
+    expect(() => settingsFromEnv({ REPOSITE_BUILD_MEMORY_MB: "32" })).toThrow(/REPOSITE_BUILD_MEMORY_MB/);
+    expect(() => settingsFromEnv({ REPOSITE_BARE_IMAGES: "centos:7=x" })).toThrow(/the bare-box images are/);
+    expect(() => settingsFromEnv({ REPOSITE_APP_LABELS: "novalue" })).toThrow(/REPOSITE_APP_LABELS/);
+  });
+
   it("refuse a port that is not a port", () => {
     expect(() => settingsFromEnv({ PORT: "http" })).toThrow(/PORT/);
   });

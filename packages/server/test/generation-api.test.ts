@@ -1,5 +1,5 @@
 import { createOpenAILanguageModel } from "@reposite/provider-ai";
-import { startFakeOpenAI, type FakeOpenAI } from "@reposite/test-support";
+import { createMemoryContainerRuntime, startFakeOpenAI, type FakeOpenAI } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness } from "./harness.js";
 
@@ -226,7 +226,8 @@ describe("generation with the AI author, limits and cancel", () => {
   beforeAll(async () => {
     openai = await startFakeOpenAI({ replies: [JSON.stringify(landing)], chunkSize: 8, delayMs: 15 });
     h = await startHarness("socket", REPOS, {
-      config: { appHosting: true },
+      // saas sites need app hosting: a container runtime is registered.
+      containerRuntime: createMemoryContainerRuntime(),
       languageModel: createOpenAILanguageModel({ apiKey: "sk-test", baseURL: openai.url, model: "test-model", maxRetries: 0 }),
     });
     ({ token } = await h.signUp("ada@example.com"));

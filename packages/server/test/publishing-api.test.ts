@@ -1,14 +1,23 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createReposite, ProjectStore, PublishedSiteStore, type Reposite } from "@reposite/core";
-import { startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { createReposite, PublishedSiteStore, type Reposite } from "@reposite/core";
+import { createMemoryContainerRuntime, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { toNodeHandler } from "h3";
 import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.js";
 import { bearer, json, type Transport } from "./harness.js";
 
-const REPOS = [{ owner: "acme", name: "rocket-cli", description: "Launch rockets from your terminal", topics: ["cli"], readme: "# Rocket CLI\n\nLaunch rockets.\n" }];
+const REPOS = [
+  {
+    owner: "acme",
+    name: "rocket-cli",
+    description: "Launch rockets from your terminal",
+    topics: ["cli"],
+    readme: "# Rocket CLI\n\nLaunch rockets.\n",
+    files: { Dockerfile: 'FROM node:22\nCMD ["node", "server.js"]\n' },
+  },
+];
 
 interface Api {
   reposite: Reposite;
@@ -19,10 +28,14 @@ interface Api {
 
 /** The app, in-process or on a loopback socket. */
 async function startApi(transport: Transport, github: FakeGitHub): Promise<Api> {
+  // Apps run on the in-memory container runtime (its containers answer HTTP on 127.0.0.1).
+  const runtime = createMemoryContainerRuntime();
   const reposite = createReposite({
     storage: createStorage(),
     config: { baseUrl: "https://reposite.example", sitesDomain: "sites.example" },
     github: { apiUrl: github.url, webHosts: ["github.com"] },
+    containerRuntime: runtime,
+    hosting: { healthIntervalMs: 20 },
   });
   const app = createApp(reposite);
   let server: Server | undefined;
@@ -45,6 +58,7 @@ async function startApi(transport: Transport, github: FakeGitHub): Promise<Api> 
     async close() {
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await reposite.close();
+      await runtime.close();
     },
   };
 }
@@ -193,11 +207,12 @@ describe.each(["in-process", "socket"] as const)("publishing over HTTP (%s)", (t
     await api.call(`/app/sites/${site}/publish`, json({}, token));
     await expect((await patch()).json()).resolves.toMatchObject({ code: "auth_redirect_unavailable", missing: ["app"] });
 
-    // App hosting sets the deployment; until that issue lands the record is set the way it will.
-    await api.reposite.container.resolve(ProjectStore).modify(site, (project) => ({
-      ...project,
-      deployment: { status: "running", url: `https://${project.slug}.sites.example/app/` },
-    }));
+    // The app is set up and deployed until it runs.
+    expect((await api.call(`/app/sites/${site}/deployment`, json({}, token, "PUT"))).status).toBe(201);
+    const deploy = await api.call(`/app/sites/${site}/deployment/deploy`, json({}, token));
+    expect(deploy.status).toBe(202);
+    await followChain(api, token, (await deploy.json()).job_id);
+    await expect((await api.call(`/app/sites/${site}/deployment`, bearer(token))).json()).resolves.toMatchObject({ status: "running" });
     const allowed = await patch();
     expect(allowed.status).toBe(200);
     await expect(allowed.json()).resolves.toMatchObject({ auth_redirect_to_app: true });
