@@ -184,7 +184,11 @@ async function startStandInApp() {
     res.end(JSON.stringify(seen));
   };
   const server = createServer(handle);
-  server.on("connection", () => connections++);
+  const closedWaiters: (() => void)[] = [];
+  server.on("connection", (socket) => {
+    connections++;
+    socket.once("close", () => closedWaiters.splice(0).forEach((wake) => wake()));
+  });
   const wss = new WebSocketServer({ server });
   wss.on("headers", (headers) => headers.push("Set-Cookie: reposite_member=planted; Path=/", "Set-Cookie: ws_ok=1; Domain=localhost"));
   wss.on("connection", (socket, req) => {
@@ -197,6 +201,8 @@ async function startStandInApp() {
     upload,
     releaseSse: () => releaseSse(),
     connections: () => connections,
+    /** Calls `wake` when the next connection to the app closes. */
+    onceConnectionClosed: (wake: () => void) => closedWaiters.push(wake),
     async close() {
       for (const client of wss.clients) client.terminate();
       wss.close();
@@ -601,6 +607,25 @@ describe("the /app/ proxy over a socket", () => {
     res.resume();
     await drained;
     expect(routes().pending(target)).toBe(0);
+  });
+
+  it("follows a switch-over: new requests go to the new target, and the old one's kept connections close once drained", async () => {
+    const next = await startStandInApp();
+    try {
+      // A kept-alive connection to the current app, then the switch.
+      await echo("/app/before");
+      const closed = new Promise<void>((resolve) => app.onceConnectionClosed(resolve));
+      setRoute("running", { host: "127.0.0.1", port: next.port });
+      const before = next.connections();
+      await echo("/app/after");
+      expect(next.connections()).toBe(before + 1);
+      // At once, not when the idle timeout (4 s) would have closed it anyway.
+      const late = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 1_500));
+      expect(await Promise.race([closed.then(() => "closed"), late])).toBe("closed");
+    } finally {
+      running();
+      await next.close();
+    }
   });
 
   it("answers other upgrades as plain requests, and refuses WebSockets elsewhere", async () => {

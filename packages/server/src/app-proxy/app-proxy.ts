@@ -224,7 +224,8 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
     req.headers = appRequestHeaders(req.rawHeaders, { method: "GET", member, visitor: visitorOf(req, headers), upgrade: true }) as IncomingMessage["headers"];
     // A WebSocket holds its connection for good: none from the keep-alive pool.
     proxy.ws(req, socket as never, { target: connection.url, agent: false }, head).catch(() => {
-      if (!socket.destroyed) socket.destroy();
+      // Ended already when the 502 page went out: let it flush.
+      if (!socket.destroyed && !socket.writableEnded) socket.destroy();
     });
   }
 
