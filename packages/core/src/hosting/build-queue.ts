@@ -10,6 +10,9 @@ export const BUILDS_AT_A_TIME = 1;
 /** Builds one account may start per 24 hours. */
 export const BUILDS_PER_DAY = 20;
 
+/** What a deploy refused while the account's build runs suggests waiting: a typical small build. */
+export const BUSY_RETRY_AFTER_SECONDS = 30;
+
 /** One run in the queue. */
 export interface QueueEntry {
   run_id: string;
@@ -63,7 +66,9 @@ export class BuildQueue {
     return this.locks.withLock(QUEUE_KEY, async () => {
       const state = await this.read();
       if ([...state.queued, ...state.active].filter((each) => each.owner_id === entry.owner_id).length >= BUILDS_AT_A_TIME) {
-        throw new RepositeError(429, "This account has a deploy queued or under way already; wait for it to finish (its job's finished_at).", "build_limit");
+        throw new RepositeError(429, "This account has a deploy queued or under way already; wait for it to finish (its job's finished_at).", "build_limit", {
+          retry_after: BUSY_RETRY_AFTER_SECONDS,
+        });
       }
       const quota = await this.limiter.take({ name: "builds", max: BUILDS_PER_DAY, windowMs: 86_400_000 }, entry.owner_id);
       if (!quota.allowed) {

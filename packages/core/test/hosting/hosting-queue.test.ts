@@ -16,7 +16,7 @@ describe("the build queue", () => {
       const accepted = results.filter((result) => result.status === "fulfilled");
       expect(accepted).toHaveLength(1);
       for (const result of results.filter((each) => each.status === "rejected")) {
-        expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: "build_limit" });
+        expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: "build_limit", details: { retry_after: 30 } });
       }
       const { job } = await h.finish(owner, (accepted[0] as PromiseFulfilledResult<{ job_id: string }>).value.job_id);
       expect(job.status).toBe("done");
