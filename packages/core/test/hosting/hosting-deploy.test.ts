@@ -103,7 +103,7 @@ describe("a deploy", () => {
   it("drains the old container before it stops: a request under way keeps it until it ends", async () => {
     const site = await h.project(owner);
     await h.deploy(owner, site);
-    const old = (await h.reposite.hosting.read(owner, site)) && h.reposite.appRoutes.get(site)!.target!;
+    const old = h.reposite.appRoutes.get(site)!.target!;
     const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
     const lease = h.reposite.appRoutes.acquire(site)!;
     await h.reposite.hosting.setup(owner, site, {});

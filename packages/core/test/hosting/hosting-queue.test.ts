@@ -103,7 +103,7 @@ describe("the build queue", () => {
     }
   });
 
-  it("a cancelled deploy ends failed, frees the account's slot, and leaves the app as it was", async () => {
+  it("a cancelled deploy ends failed and frees the account's slot; an app that never ran shows failed", async () => {
     const h = await startHostingHarness({ repos: [{ owner: "acme", name: "web", files: { ...WEB_APP, Dockerfile: slow(5) } }] });
     try {
       const owner = await h.account("ada@example.com");

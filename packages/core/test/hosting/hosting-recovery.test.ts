@@ -67,7 +67,7 @@ describe("recovery at start", () => {
     await finish(dead, ada, (await dead.hosting.deploy(ada, live)).job_id);
     await finish(dead, cyd, (await dead.hosting.deploy(cyd, stopped)).job_id);
     await dead.hosting.stop(cyd, stopped);
-    const liveContainer = (await dead.hosting.read(ada, live)) && dead.appRoutes.get(live)!.target!;
+    const liveContainer = dead.appRoutes.get(live)!.target!;
 
     hang = true;
     const interrupted = await dead.hosting.deploy(bob, building);
