@@ -14,7 +14,8 @@ describe("a deploy", () => {
   let owner: string;
 
   beforeAll(async () => {
-    h = await startHostingHarness({ repos: [{ owner: "acme", name: "web", files }] });
+    // A long drain: only a request held open keeps an old container, and the drain test releases it.
+    h = await startHostingHarness({ repos: [{ owner: "acme", name: "web", files }], hosting: { drainTimeoutMs: 20_000 } });
     owner = await h.account("ada@example.com");
   });
   afterAll(() => h.close());
@@ -112,10 +113,13 @@ describe("a deploy", () => {
     // Traffic moved; the old container still runs while the request is under way.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await h.runtime!.inspectContainer(oldId))?.running).toBe(true);
+    const released = Date.now();
     lease.release();
     const { job } = await h.finish(owner, started.job_id);
     expect(job.status).toBe("done");
     expect(await h.runtime!.inspectContainer(oldId)).toBeNull();
+    // The release ended the drain, not its 20 s limit.
+    expect(Date.now() - released).toBeLessThan(5_000);
   });
 
   it("stop, start and restart: stopped shows at /app/, start and restart make a new container from the same image", async () => {
