@@ -1,24 +1,8 @@
 import { createStorage, type Storage } from "unstorage";
+import { codeTestHost } from "@reposite/test-support";
 import { afterEach, describe, expect, it } from "vitest";
-import { createReposite, type RepoHost, type Reposite } from "../src/index.js";
+import { createReposite, type Reposite } from "../src/index.js";
 
-/** A repo host that knows every `https://code.test/<owner>/<name>`: projects without a network. */
-const codeHost: RepoHost = {
-  id: "code-test",
-  parseLink(link) {
-    const match = /^https:\/\/code\.test\/([\w-]+)\/([\w-]+)$/.exec(link);
-    return match ? { host: "code-test", owner: match[1]!, name: match[2]!, url: link } : null;
-  },
-  async getRepository(repo) {
-    return { owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" };
-  },
-  async getReadme() {
-    return "# Lumen";
-  },
-  async getSourceArchive() {
-    throw new Error("not used here");
-  },
-};
 
 const PAGE = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
@@ -29,7 +13,7 @@ afterEach(async () => {
 
 async function setUp() {
   const storage: Storage = createStorage();
-  const reposite = createReposite({ storage, repoHosts: [codeHost], config: { baseUrl: "https://reposite.example", sitesDomain: "sites.example" } });
+  const reposite = createReposite({ storage, repoHosts: [codeTestHost], config: { baseUrl: "https://reposite.example", sitesDomain: "sites.example" } });
   open.push(reposite);
   const owner = (await reposite.accounts.findOrCreate("owner@example.com")).account.id;
   const stranger = (await reposite.accounts.findOrCreate("stranger@example.com")).account.id;

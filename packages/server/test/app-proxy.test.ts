@@ -16,10 +16,9 @@ import {
   VISIT_SETTINGS,
   type DeploymentStatus,
   type PublishedSite,
-  type RepoHost,
   type Reposite,
 } from "@reposite/core";
-import { freePort, sampleSite } from "@reposite/test-support";
+import { freePort, sampleSite, codeTestHost } from "@reposite/test-support";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
@@ -31,22 +30,6 @@ import { startServer, type RunningServer } from "../src/start-server.js";
 // (and a `ws` WebSocket server) standing in for a deployed container. Requests go out with
 // node:http: Node's fetch drops a `Host` header, and the site is chosen by its Host.
 
-const codeHost: RepoHost = {
-  id: "code-test",
-  parseLink(link) {
-    const match = /^https:\/\/code\.test\/([\w-]+)\/([\w-]+)$/.exec(link);
-    return match ? { host: "code-test", owner: match[1]!, name: match[2]!, url: link } : null;
-  },
-  async getRepository(repo) {
-    return { owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" };
-  },
-  async getReadme() {
-    return "# Lumen";
-  },
-  async getSourceArchive() {
-    throw new Error("not used here");
-  },
-};
 
 function snapshot(site: { id: string; owner: string; slug: string; url: string }): PublishedSite {
   const design = DESIGNS[0]!;
@@ -266,7 +249,7 @@ describe("the /app/ proxy over a socket", () => {
     port = await freePort();
     dataDir = await mkdtemp(join(tmpdir(), "reposite-app-proxy-"));
     reposite = createReposite({
-      repoHosts: [codeHost],
+      repoHosts: [codeTestHost],
       config: { dataDir, baseUrl: `http://127.0.0.1:${port}`, sitesDomain: `localhost:${port}` },
       // Visits are written when a test says so, never by the timer in the middle of a storage count.
       register: (container) => container.register(VISIT_SETTINGS, { useValue: { flushMs: 3_600_000 } }),

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { codeTestHost } from "@reposite/test-support";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite, type MailMessage, type RepoHost, type Reposite } from "@reposite/core";
+import { createReposite, type MailMessage, type Reposite } from "@reposite/core";
 import type { H3 } from "h3";
 import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,22 +16,6 @@ import { MEMBER_COOKIE } from "../src/site-runtime/dynamic/index.js";
 // cookies are `__Host-` cookies that no other host can plant.
 
 /** Every `https://code.test/<owner>/<name>` is a repository: projects without a network. */
-const codeHost: RepoHost = {
-  id: "code-test",
-  parseLink(link) {
-    const match = /^https:\/\/code\.test\/([\w-]+)\/([\w-]+)$/.exec(link);
-    return match ? { host: "code-test", owner: match[1]!, name: match[2]!, url: link } : null;
-  },
-  async getRepository(repo) {
-    return { owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" };
-  },
-  async getReadme() {
-    return "# Lumen";
-  },
-  async getSourceArchive() {
-    throw new Error("not used here");
-  },
-};
 
 interface Rig {
   reposite: Reposite;
@@ -50,7 +35,7 @@ async function startRig(baseUrl: string): Promise<Rig> {
   const mail: MailMessage[] = [];
   const reposite = createReposite({
     storage: createStorage(),
-    repoHosts: [codeHost],
+    repoHosts: [codeTestHost],
     mailer: { send: async (message) => void mail.push(message) },
     config: { baseUrl, sitesDomain: "sites.test", dataDir },
   });

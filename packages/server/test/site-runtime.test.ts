@@ -18,10 +18,9 @@ import {
   VisitCounter,
   type PublishedFile,
   type PublishedSite,
-  type RepoHost,
   type Reposite,
 } from "@reposite/core";
-import { freePort,launchBrowser, sampleSite, samplePages } from "@reposite/test-support";
+import { freePort, launchBrowser, sampleSite, samplePages, codeTestHost } from "@reposite/test-support";
 import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../src/app.js";
@@ -104,23 +103,6 @@ const PNG = Buffer.from(
   "hex"
 );
 
-/** A repo host that knows every `https://code.test/<owner>/<name>`: projects without a network. */
-const codeHost: RepoHost = {
-  id: "code-test",
-  parseLink(link) {
-    const match = /^https:\/\/code\.test\/([\w-]+)\/([\w-]+)$/.exec(link);
-    return match ? { host: "code-test", owner: match[1]!, name: match[2]!, url: link } : null;
-  },
-  async getRepository(repo) {
-    return { owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" };
-  },
-  async getReadme() {
-    return "# Lumen";
-  },
-  async getSourceArchive() {
-    throw new Error("not used here");
-  },
-};
 
 const etagOf = (bytes: Buffer) => `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
 
@@ -245,7 +227,7 @@ async function startRig(composition: Composition): Promise<Rig> {
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-sites-"));
   const apiUrl = `http://127.0.0.1:${port}`;
   const reposite = createReposite({
-    repoHosts: [codeHost],
+    repoHosts: [codeTestHost],
     config: { dataDir, baseUrl: apiUrl, sitesDomain: `localhost:${port}` },
     // Visits are written when a test says so, never by the timer in the middle of a storage count.
     register: (container) => container.register(VISIT_SETTINGS, { useValue: { flushMs: 3_600_000 } }),

@@ -36,3 +36,4 @@ export {
   type MemoryContainerInfo,
 } from "./memory-container-runtime.js";
 export { startImageHost, TEST_PNG, TEST_SVG, type ImageHost } from "./image-host.js";
+export { codeTestHost } from "./code-test-host.js";
