@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { freePort, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { freePort, getWithHost, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // The README's quick start as a newcomer runs it (the built packages, a fresh data directory),
@@ -78,10 +77,10 @@ describe("the quick start", () => {
     expect(output).toContain(`open http://rocket-cli.localhost:${port}/ in a browser`);
 
     // The address it prints answers with the published page, as a browser would ask for it.
-    const home = await get(port, "/", `rocket-cli.localhost:${port}`);
+    const home = await getWithHost(`http://127.0.0.1:${port}/`, `rocket-cli.localhost:${port}`);
     expect(home.status).toBe(200);
     expect(home.body).toContain("Launch rockets from your terminal");
-    expect((await get(port, "/sitemap.xml", `rocket-cli.localhost:${port}`)).body).toContain(`<loc>http://rocket-cli.localhost:${port}/about</loc>`);
+    expect((await getWithHost(`http://127.0.0.1:${port}/sitemap.xml`, `rocket-cli.localhost:${port}`)).body).toContain(`<loc>http://rocket-cli.localhost:${port}/about</loc>`);
 
     child!.kill("SIGTERM");
     await expect(run.exited).resolves.toBe(0);
@@ -98,7 +97,7 @@ describe("the quick start", () => {
 
     const slug = new RegExp(`open http://([a-z0-9-]+)\\.localhost:${run.port}/ in a browser`).exec(output)?.[1];
     expect(slug, output).toBeDefined();
-    const home = await get(run.port, "/", `${slug}.localhost:${run.port}`);
+    const home = await getWithHost(`http://127.0.0.1:${run.port}/`, `${slug}.localhost:${run.port}`);
     expect(home.status).toBe(200);
     // This repository's own words (its README) on its published page.
     expect(home.body).toContain("Reposite turns a code repository into a product website");
@@ -124,16 +123,3 @@ describe("the quick start", () => {
     expect(run.output()).not.toContain("Press Ctrl-C");
   });
 });
-
-function get(port: number, path: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers: { host } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}

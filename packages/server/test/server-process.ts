@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { request } from "node:http";
 import { join } from "node:path";
 
 /** The built CLI, run as an operator runs it (npm test builds it first). */
@@ -61,16 +60,4 @@ export async function startServerProcess(port: number, env: Record<string, strin
   };
 }
 
-/** A GET with a Host header of our choosing (Node's fetch drops a Host header you set). */
-export function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { host } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+export { getWithHost } from "@reposite/test-support";

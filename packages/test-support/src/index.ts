@@ -37,3 +37,4 @@ export {
 } from "./memory-container-runtime.js";
 export { startImageHost, TEST_PNG, TEST_SVG, type ImageHost } from "./image-host.js";
 export { codeTestHost } from "./code-test-host.js";
+export { getWithHost } from "./get-with-host.js";
