@@ -77,6 +77,8 @@ export class AppRecovery {
     const project = await this.store.get(entry.site_id);
     const switched = project?.deployment?.container?.image === tag;
     const now = formatTimestamp(this.clock.now());
+    const run = await this.runs.get(entry.site_id, entry.run_id);
+    if (run?.job_id) await this.jobs.abandonOrphan(run.job_id);
     await this.runs.modify(entry.site_id, entry.run_id, (run) =>
       isRunUnderWay(run.status)
         ? switched

@@ -387,6 +387,16 @@ export class JobsService {
     return record;
   }
 
+  /**
+   * Ends now, as `aborted`, a job known to have lost its process (a server that was killed): its
+   * followers need not wait for the heartbeat to go stale. A job this process runs is left alone.
+   */
+  async abandonOrphan(jobId: string): Promise<void> {
+    if (!isWellFormedId(jobId, "job") || this.local.has(jobId)) return;
+    const record = await this.storage.getItem<JobRecord>(recordKey(jobId));
+    if (record && !isEnded(record)) await this.abandon(record);
+  }
+
   /** A running job whose process stopped: it ends `aborted`. */
   private async abandon(record: JobRecord): Promise<JobRecord> {
     const aborted: JobRecord = {

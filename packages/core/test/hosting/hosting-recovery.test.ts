@@ -103,6 +103,8 @@ describe("recovery at start", () => {
     const run = (await next.hosting.listRuns(bob, building))[0]!;
     expect(run).toMatchObject({ run_id: interrupted.run_id, status: "failed", reason: SERVER_STOPPED_REASON });
     expect(run.finished_at).not.toBeNull();
+    // Its job's followers learn at once that it ended, not a minute later when its heartbeat is stale.
+    expect(await next.jobs.get(bob, interrupted.job_id)).toMatchObject({ status: "aborted" });
     expect(await next.hosting.read(bob, building)).toMatchObject({ status: "failed", last_run: { status: "failed" } });
     expect(next.appRoutes.get(building)).toBeUndefined();
 
