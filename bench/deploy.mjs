@@ -1,0 +1,431 @@
+// How long a deploy of a small app takes, measured two ways in one run, round after round:
+//   bare      `docker build` (classic builder) + `docker run -d -p 127.0.0.1:<port>:3000` + polling
+//             until the app's first 200: what an operator typing the commands gets
+//   Reposite  `POST /app/sites/{id}/deployment/deploy` on a real `reposite serve` process, until the
+//             first 200 from the new container at `/app/` through the proxy, and until the run ends
+// The app is the same dependency-free Node server with the same Dockerfile on the locally built
+// `reposite-test/node:local` image; each round changes one file on both sides, so both really build.
+// `docker events` (filtered by this run's label) splits each deploy into build, create, start and
+// answer. Everything the run makes carries one label and is removed at the end. A benchmark
+// reports: it always exits 0. See bench/README.md.
+
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { createServer as createNetServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "packages/server/bin/reposite.mjs");
+/** An account may start 20 builds a day (BUILDS_PER_DAY); the first deploy takes one of them. */
+const MAX_ROUNDS = 19;
+const SETTINGS = {
+  /** Measured rounds; each deploys once each way, the order alternating. */
+  rounds: Math.min(MAX_ROUNDS, Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5))),
+  /** Pause between two polls of the app, the same on both sides. */
+  pollMs: Number(process.env.BENCH_POLL_MS ?? 10),
+  /** Longest one deploy may take before the run gives up. */
+  timeoutMs: Number(process.env.BENCH_DEPLOY_TIMEOUT ?? 120) * 1000,
+};
+/** Reposite's deploy, POST to first 200 through /app/, at most this times the bare commands'. */
+const TARGET_RATIO = 1.1;
+const LABEL_KEY = "reposite-bench.run";
+
+/** The app: a Node server with no dependencies that answers the round's mark, so a poll knows which build answered. */
+const APP_FILES = {
+  Dockerfile: ["FROM reposite-test/node:local", "WORKDIR /app", "COPY . .", "USER node", 'CMD ["node", "server.js"]', ""].join("\n"),
+  "package.json": `${JSON.stringify({ name: "hello-bench", private: true, scripts: { start: "node server.js" } }, null, 2)}\n`,
+  "server.js": [
+    'const { readFileSync } = require("node:fs");',
+    'const { createServer } = require("node:http");',
+    'const mark = readFileSync(`${__dirname}/round.txt`, "utf8");',
+    'createServer((req, res) => res.writeHead(200, { "content-type": "text/plain" }).end(mark)).listen(Number(process.env.PORT) || 3000);',
+    "",
+  ].join("\n"),
+};
+const filesFor = (mark) => ({ ...APP_FILES, "round.txt": mark });
+
+// ------------------------------------------------------------------------------------------------
+// The run
+
+async function main() {
+  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js", "packages/provider-docker/dist/index.js"]) {
+    if (!existsSync(join(ROOT, dist))) {
+      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench:deploy does).`);
+      return;
+    }
+  }
+  const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-deploy-"));
+  const run = randomBytes(4).toString("hex");
+  const label = `${LABEL_KEY}=${run}`;
+  const cleanups = [];
+  let support;
+  try {
+    support = await loadTestSupport(workDir);
+    try {
+      await support.docker(["info", "--format", "{{.ServerVersion}}"], { timeoutMs: 15_000 });
+    } catch (error) {
+      console.log(`bench: no Docker Engine answers (${String(error.message).split("\n")[0]}); nothing measured`);
+      return;
+    }
+    console.log("bench: making the local base images (once per machine) …");
+    await support.buildLocalBaseImages();
+    console.log(`bench: deploy of a dependency-free Node server (Dockerfile on ${support.LOCAL_BASE_IMAGES.node}), ${SETTINGS.rounds} rounds after a first deploy, polls every ${SETTINGS.pollMs} ms, label ${label}`);
+
+    const events = watchEvents(label);
+    cleanups.push(() => events.stop());
+    cleanups.push(() => removeByLabel(support, label));
+
+    const github = await support.startFakeGitHub({ repos: [{ owner: "bench", name: "hello", readme: "# hello\n\nA small app.", files: filesFor("setup") }] });
+    cleanups.push(() => github.close());
+    const server = await startServerProcess(workDir, github.url, label);
+    cleanups.push(() => server.stop());
+    const app = await setUpApp(server, github);
+    cleanups.push(() => api(server, `/app/sites/${app.site}/deployment`, { method: "DELETE" }).catch(() => undefined));
+
+    const contextDir = join(workDir, "context");
+    const bare = (mark) => bareDeploy(support, contextDir, mark, label);
+    const reposite = (mark) => repositeDeploy(server, github, app, mark);
+
+    // First deploy of each (the app's network is made, the base image's layers are warm): shown, not counted.
+    const firstBare = await bare(`first-${run}`);
+    const firstReposite = await reposite(`first-${run}`);
+    await annotate(events, [firstBare, firstReposite]);
+    let serving = firstReposite.containerId;
+    console.log(`  first deploy: bare ${ms(firstBare.total)}, Reposite ${ms(firstReposite.total)} to first 200 (${ms(firstReposite.finished)} to the run's end)  [not counted]`);
+
+    const rounds = [];
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      const mark = `round-${round + 1}-${run}`;
+      const order = round % 2 === 0 ? ["bare", "reposite"] : ["reposite", "bare"];
+      const result = {};
+      for (const side of order) result[side] = side === "bare" ? await bare(`${mark}-bare`) : await reposite(`${mark}-reposite`);
+      result.reposite.previous = serving;
+      await annotate(events, [result.bare, result.reposite]);
+      serving = result.reposite.containerId;
+      rounds.push(result);
+      console.log(
+        `  round ${round + 1}: bare ${ms(result.bare.total)}, Reposite ${ms(result.reposite.total)} to first 200 (${ms(result.reposite.finished)} to the run's end), ratio ${(result.reposite.total / result.bare.total).toFixed(2)}x`,
+      );
+    }
+    report(rounds);
+  } catch (error) {
+    console.log(`bench: failed: ${error?.stack ?? error}`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch((error) => console.log(`bench: cleanup: ${error?.message ?? error}`));
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function report(rounds) {
+  const bare = rounds.map((round) => round.bare);
+  const reposite = rounds.map((round) => round.reposite);
+  const ratio = median(rounds.map((round) => round.reposite.total / round.bare.total));
+  const ofMedians = median(reposite.map((each) => each.total)) / median(bare.map((each) => each.total));
+  console.log("  median:");
+  console.log(`    bare docker build + run + first 200     ${ms(median(bare.map((each) => each.total)))}`);
+  console.log(`    Reposite POST deploy to first 200 /app/ ${ms(median(reposite.map((each) => each.total)))}`);
+  console.log(`    Reposite POST deploy to the run's end   ${ms(median(reposite.map((each) => each.finished)))}  (job done: old container drained and removed)`);
+  console.log("  where the time goes (median ms from the start; docker events):");
+  const phases = [
+    ["image built", "built"],
+    ["container created", "created"],
+    ["container started", "started"],
+    ["first 200", "total"],
+    ["old container gone", "retired"],
+    ["run's end (job done)", "finished"],
+  ];
+  console.log(`    ${"".padEnd(20)} ${"bare".padStart(8)} ${"Reposite".padStart(9)}`);
+  for (const [name, key] of phases) {
+    const of = (list) => {
+      const value = median(list.map((each) => each[key]).filter(Number.isFinite));
+      return Number.isFinite(value) ? value.toFixed(0) : "-";
+    };
+    console.log(`    ${name.padEnd(20)} ${of(bare).padStart(8)} ${of(reposite).padStart(9)}`);
+  }
+  console.log("  results:");
+  console.log(`    Reposite / bare, same-round ratios' median  ${ratio.toFixed(3)}x  (target <= ${TARGET_RATIO.toFixed(2)}x: ${ratio <= TARGET_RATIO ? "met" : "NOT met"})`);
+  console.log(`    Reposite / bare, ratio of the medians       ${ofMedians.toFixed(3)}x`);
+}
+
+// ------------------------------------------------------------------------------------------------
+// The two ways
+
+/** `docker build` + `docker run` of the same context, then polls until the app answers this round's mark. */
+async function bareDeploy(support, contextDir, mark, label) {
+  rmSync(contextDir, { recursive: true, force: true });
+  mkdirSync(contextDir, { recursive: true });
+  for (const [path, content] of Object.entries(filesFor(mark))) writeFileSync(join(contextDir, path), content);
+  const tag = `reposite-bench/bare:${mark}`;
+  const port = await freePort();
+  const start = Date.now();
+  await support.docker(["build", "--label", label, "-t", tag, contextDir], { timeoutMs: SETTINGS.timeoutMs });
+  const { stdout } = await support.docker(["run", "-d", "--label", label, "-p", `127.0.0.1:${port}:3000`, tag]);
+  await untilAnswered(`http://127.0.0.1:${port}/`, {}, mark, start);
+  const total = Date.now() - start;
+  const id = stdout.trim();
+  // Gone before the next round: the bare side has no old container to retire.
+  await support.docker(["rm", "-f", id]);
+  await support.docker(["rmi", tag]);
+  return { side: "bare", start, total, finished: total, tag, containerId: id };
+}
+
+/** A deploy through the API; the job's stream tells when the run ended. */
+async function repositeDeploy(server, github, app, mark) {
+  github.addRepo({ ...app.repo, files: filesFor(mark) });
+  const start = Date.now();
+  const answer = await api(server, `/app/sites/${app.site}/deployment/deploy`, { method: "POST" });
+  if (answer.status !== 202) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  const { job_id: jobId, run_id: runId } = answer.body;
+  const ended = jobEnd(server, jobId);
+  await untilAnswered(`${server.url}/app/`, { host: app.host }, mark, start);
+  const total = Date.now() - start;
+  const end = await ended;
+  const finished = end.at - start;
+  const record = (await api(server, `/app/sites/${app.site}/deployment/runs/${runId}`)).body;
+  if (end.event !== "done" || record.status !== "done") throw new Error(`run ${runId} ended ${record.status}: ${record.reason ?? ""}\n${record.log_tail ?? ""}`);
+  return { side: "reposite", start, total, finished, runId };
+}
+
+/**
+ * Adds, from the Engine's events, when the image was tagged and the app's container made and
+ * started (ms from the start), and for a redeploy when the container it replaced was removed.
+ * Build steps' containers run from an image id (`sha256:…`); the app's from its tag.
+ */
+async function annotate(events, results) {
+  await new Promise((done) => setTimeout(done, 200)); // the last events of the round on their way
+  for (const result of results) {
+    const ours = (event) => (result.runId ? event.Actor?.Attributes?.["dev.reposite.run"] === result.runId : event.Actor?.Attributes?.name === result.tag || event.from === result.tag);
+    const tagged = events.list.find((event) => event.Type === "image" && event.Action === "tag" && ours(event));
+    const created = events.list.find((event) => event.Type === "container" && event.Action === "create" && ours(event) && !event.from.startsWith("sha256:"));
+    const started = created && events.list.find((event) => event.Type === "container" && event.Action === "start" && event.id === created.id);
+    const since = (event) => (event ? event.timeNano / 1e6 - result.start : NaN);
+    result.built = since(tagged);
+    result.created = since(created);
+    result.started = since(started);
+    result.containerId = created?.id;
+    if (result.previous) result.retired = since(events.list.find((event) => event.Type === "container" && event.Action === "destroy" && event.id === result.previous));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// The server and the app
+
+/** `reposite serve` as an operator runs it, on a temp data dir, hosting apps on this machine's Engine. */
+async function startServerProcess(workDir, githubUrl, label) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    REPOSITE_DATA_DIR: join(workDir, "data"),
+    REPOSITE_GITHUB_API_URL: githubUrl,
+    REPOSITE_APP_LABELS: label,
+  };
+  const token = (await collect(spawn(process.execPath, [BIN, "admin", "create-token", "--email", "bench@example.com", "--name", "bench"], { env }))).stdout.trim();
+  const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise((done) => child.once("exit", done));
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 20_000;
+  while (!(await get(`${url}/healthz`).then((answer) => answer.status === 200, () => false))) {
+    if (child.exitCode !== null || Date.now() > until) {
+      child.kill("SIGKILL");
+      throw new Error(`the server did not start:\n${output}`);
+    }
+    await sleep(50);
+  }
+  const hosting = /app hosting: .*/.exec(output)?.[0] ?? "app hosting: (not said)";
+  console.log(`bench: reposite serve on ${url}, ${hosting}`);
+  if (!/app hosting: docker/.test(hosting)) throw new Error(`the server hosts no apps:\n${output}`);
+  return {
+    url,
+    port,
+    token,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A project for the repository, its landing page published (the /app/ proxy serves a published site's host) and a deployment set up. */
+async function setUpApp(server, github) {
+  const repo = { owner: "bench", name: "hello", readme: "# hello\n\nA small app.", files: filesFor("setup") };
+  github.addRepo(repo);
+  const site = (await expectStatus(api(server, "/app/sites", { method: "POST", body: { repohost_url: "github.com/bench/hello" } }), 201)).id;
+  await expectStatus(api(server, `/app/sites/${site}/deployment`, { method: "PUT", body: {} }), 201);
+  const job = (await expectStatus(api(server, `/app/sites/${site}/generate`, { method: "POST", body: { mode: "landing" } }), 202)).job_id;
+  const generated = await jobEnd(server, job);
+  if (generated.event !== "done") throw new Error(`generating the landing page ended ${generated.event}`);
+  await expectStatus(api(server, `/app/sites/${site}/publish`, { method: "POST", body: {} }), 200);
+  const { slug } = await expectStatus(api(server, `/app/sites/${site}/deployment`), 200);
+  return { site, repo, slug, host: `${slug}.localhost:${server.port}` };
+}
+
+/** Follows a job's event stream until `done` or `error`; answers which, and when it arrived. */
+function jobEnd(server, jobId) {
+  return new Promise((done, reject) => {
+    const req = httpRequest(`${server.url}/app/jobs/${jobId}/stream`, { headers: { authorization: `Bearer ${server.token}`, accept: "text/event-stream" }, agent: false }, (res) => {
+      let buffer = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        buffer += chunk;
+        const end = /^event: (done|error)$/m.exec(buffer);
+        if (end) {
+          done({ event: end[1], at: Date.now() });
+          req.destroy();
+        }
+      });
+      res.on("end", () => reject(new Error(`the stream of job ${jobId} ended without done or error`)));
+    });
+    req.setTimeout(SETTINGS.timeoutMs, () => req.destroy(new Error(`job ${jobId} did not end within ${SETTINGS.timeoutMs / 1000} s`)));
+    req.on("error", (error) => (error.code === "ECONNRESET" ? undefined : reject(error)));
+    req.end();
+  });
+}
+
+/** Polls `url` every `pollMs` until it answers 200 with `mark` (an old container answers another mark). */
+async function untilAnswered(url, headers, mark, start) {
+  for (;;) {
+    const answer = await get(url, headers).catch(() => null);
+    if (answer?.status === 200 && answer.body === mark) return;
+    if (Date.now() - start > SETTINGS.timeoutMs) throw new Error(`${url} did not answer ${mark} within ${SETTINGS.timeoutMs / 1000} s (last: ${answer?.status ?? "no answer"})`);
+    await sleep(SETTINGS.pollMs);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Docker
+
+/** `docker events` for everything carrying the run's label, kept in a list. */
+function watchEvents(label) {
+  const child = spawn("docker", ["events", "--format", "{{json .}}", "--filter", `label=${label}`], { stdio: ["ignore", "pipe", "ignore"] });
+  const list = [];
+  let rest = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop();
+    for (const line of lines) if (line.trim()) list.push(JSON.parse(line));
+  });
+  return {
+    list,
+    stop: () => {
+      child.kill("SIGTERM");
+    },
+  };
+}
+
+/** Every container, image, volume and network carrying the run's label. */
+async function removeByLabel(support, label) {
+  const ids = async (args) => (await support.docker(args)).stdout.split("\n").filter(Boolean);
+  const containers = await ids(["ps", "-aq", "--filter", `label=${label}`]);
+  if (containers.length) await support.docker(["rm", "-f", ...containers]);
+  const images = [...new Set(await ids(["images", "-q", "--filter", `label=${label}`]))];
+  if (images.length) await support.docker(["rmi", "-f", ...images]);
+  const volumes = await ids(["volume", "ls", "-q", "--filter", `label=${label}`]);
+  if (volumes.length) await support.docker(["volume", "rm", ...volumes]);
+  const networks = await ids(["network", "ls", "-q", "--filter", `label=${label}`]);
+  if (networks.length) await support.docker(["network", "rm", ...networks]);
+}
+
+/**
+ * The test-support helpers (`buildLocalBaseImages`, the `docker` CLI helper, the fake GitHub) are
+ * TypeScript; esbuild bundles the three into one module for plain node.
+ */
+async function loadTestSupport(workDir) {
+  const { build } = await import("esbuild");
+  const outfile = join(workDir, "test-support.mjs");
+  await build({
+    stdin: {
+      contents: 'export { buildLocalBaseImages, docker, LOCAL_BASE_IMAGES } from "./src/docker.ts";\nexport { startFakeGitHub } from "./src/fake-github.ts";\n',
+      resolveDir: join(ROOT, "packages/test-support"),
+      loader: "ts",
+    },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    logLevel: "silent",
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Helpers
+
+async function api(server, path, { method = "GET", body } = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function expectStatus(answer, status) {
+  const { status: got, body } = await answer;
+  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** One GET on a new connection (as a first visitor's), with the body as text. */
+function get(url, headers = {}) {
+  return new Promise((done, reject) => {
+    const req = httpRequest(url, { headers, agent: false, timeout: 2_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (body += chunk));
+      res.on("end", () => done({ status: res.statusCode, body }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function collect(child) {
+  return new Promise((done, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? done({ stdout, stderr }) : reject(new Error(`exit ${code}: ${stderr}`))));
+  });
+}
+
+function median(values) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const ms = (value) => `${Number(value).toFixed(0)} ms`;
+const sleep = (milliseconds) => new Promise((done) => setTimeout(done, milliseconds));
+
+function freePort() {
+  return new Promise((done, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+await main();
