@@ -2,6 +2,8 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { BuildFailure, type BuildRequest, type BuiltImage } from "@reposite/core";
 import type Docker from "dockerode";
+import { pack } from "tar-stream";
+import { appendLabels, withLabelInstruction } from "./build-labels.js";
 import { BuildLogLines } from "./build-log-lines.js";
 
 /** One JSON message of the Engine's `/build` stream. */
@@ -25,14 +27,19 @@ const OOM_EXIT_CODE = 137;
  * BuildKit's `/build` ignores). `memswap` equal to `memory` gives the build no swap, so a step
  * that outgrows the limit is killed (exit code 137) instead of thrashing the server. On timeout
  * or abort the request is torn down: the Engine sees the client leave, kills the running step's
- * container and removes it.
+ * container and removes it. The labels go as one `LABEL` line at the end of the Dockerfile (one
+ * step instead of one per label); when the Dockerfile is not a file of the context (a link), a
+ * second build from the image adds them.
  */
 export async function buildImage(docker: Docker, request: BuildRequest): Promise<BuiltImage> {
-  const context = toNodeStream(request.context);
+  const source = toNodeStream(request.context);
   if (request.signal?.aborted) {
-    context.destroy();
+    source.destroy();
     throw new BuildFailure("The build was cancelled.", "cancelled");
   }
+  const hasLabels = Object.keys(request.labels).length > 0;
+  const labelled = hasLabels ? withLabelInstruction(source, request.dockerfile, request.labels) : null;
+  const context = labelled?.context ?? source;
   const stop = new AbortController();
   let stopped: "timeout" | "cancelled" | null = null;
   const cancel = () => {
@@ -57,7 +64,7 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
     const output = (await docker.buildImage(context, {
       t: request.tag,
       dockerfile: request.dockerfile,
-      labels: request.labels,
+      labels: labelled ? {} : request.labels,
       buildargs: request.buildArgs ?? {},
       memory: bytes,
       memswap: bytes,
@@ -85,6 +92,7 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
   } catch (error) {
     lines.end();
     context.destroy();
+    source.destroy();
     if (stopped) throw stoppedFailure();
     throw new BuildFailure(engineMessage(error), "failed");
   } finally {
@@ -95,7 +103,33 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
   if (failure) throw classify(failure);
   if (!imageId) imageId = ((await docker.getImage(request.tag).inspect().catch(() => null)) as { Id?: string } | null)?.Id ?? null;
   if (!imageId) throw new BuildFailure("The build ended without an image.", "failed");
+  if (labelled && !labelled.labelled()) return { id: await addLabels(docker, request) };
   return { id: imageId };
+}
+
+/** A build of `FROM <tag>` with the labels, tagged the same: for a Dockerfile the first build could not add them to. */
+async function addLabels(docker: Docker, request: BuildRequest): Promise<string> {
+  const packer = pack();
+  packer.entry({ name: "Dockerfile", mode: 0o644 }, appendLabels(`FROM ${request.tag}\n`, request.labels));
+  packer.finalize();
+  const output = await docker.buildImage(Readable.from(packer, { objectMode: false }), { t: request.tag, dockerfile: "Dockerfile", rm: true, forcerm: true, version: "1" });
+  let imageId: string | null = null;
+  let failure: BuildEvent | null = null;
+  await new Promise<void>((resolve, reject) =>
+    docker.modem.followProgress(
+      output,
+      (error: Error | null) => (error ? reject(error) : resolve()),
+      (event: BuildEvent) => {
+        if (event.aux?.ID) imageId = event.aux.ID;
+        if (event.error || event.errorDetail) failure = event;
+      },
+    ),
+  ).catch((error: unknown) => {
+    throw new BuildFailure(engineMessage(error), "failed");
+  });
+  if (failure) throw classify(failure);
+  if (!imageId) throw new BuildFailure("Labelling the image ended without an image.", "failed");
+  return imageId;
 }
 
 function classify(event: BuildEvent): BuildFailure {
