@@ -3,13 +3,20 @@ import type { ContainerState } from "../ports/container-runtime.js";
 
 /** How long one probe may take. */
 const PROBE_TIMEOUT_MS = 2_000;
-/** After the first answer, the container must still run this long (or one interval) later. */
-const SETTLE_MS = 100;
+/** After the first answer, the container must still run this long later. */
+export const SETTLE_MS = 100;
+/**
+ * The first pause between probes. Pauses grow with the time waited so far (a tenth of it) up to
+ * the check's interval: an app up in 100 ms is seen within about 10 ms of it, as one polling by
+ * hand would see it, and one that takes a minute is asked about twice a second.
+ */
+export const FIRST_PAUSE_MS = 10;
 
 export interface HealthCheck {
   /** The app's health path on the host side, for example `http://127.0.0.1:49153/health`. */
   url: string;
   timeoutMs: number;
+  /** The longest pause between two probes (they start `FIRST_PAUSE_MS` apart). */
   intervalMs: number;
   signal?: AbortSignal;
   /** The container's state: a container that stopped fails the check at once. */
@@ -21,32 +28,36 @@ export type HealthResult = { healthy: true; status: number } | { healthy: false;
 /**
  * Probes the app from the host over HTTP until it answers, as kamal-proxy and Render do: an image
  * needs no curl or wget of its own. Any answer below 500 counts (an app may answer `/` with a
- * redirect or 401); a refused connection, a timeout or a 5xx is tried again until `timeoutMs`.
- * The container must still be running a moment after its first answer.
+ * redirect or 401); a refused connection, a timeout or a 5xx is tried again until `timeoutMs`,
+ * often at first and less so as time goes by. The container is inspected after each probe that
+ * failed (one that exited fails the check at once), and must still be running `SETTLE_MS` after
+ * its first answer.
  */
 export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult> {
-  const deadline = Date.now() + check.timeoutMs;
+  const started = Date.now();
+  const deadline = started + check.timeoutMs;
   let last = "it did not answer";
   for (;;) {
     if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
+    const answer = await probe(check.url);
+    if (typeof answer === "number" && answer < 500) {
+      // An app that answers once and dies a moment later (out of memory as it warms up) is not up.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const after = await check.inspect();
+      if (after?.running) return { healthy: true, status: answer };
+    } else {
+      last = typeof answer === "number" ? `it answered ${answer}` : answer;
+    }
     const state = await check.inspect();
     if (!state?.running) {
       const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
       return { healthy: false, reason: `The app's container ${how} before it answered.`, state };
     }
-    const answer = await probe(check.url);
-    if (typeof answer === "number" && answer < 500) {
-      // An app that answers once and dies a moment later (out of memory as it warms up) is not up.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(check.intervalMs, SETTLE_MS)));
-      const after = await check.inspect();
-      if (after?.running) return { healthy: true, status: answer };
-      continue;
-    }
-    last = typeof answer === "number" ? `it answered ${answer}` : answer;
-    if (Date.now() + check.intervalMs > deadline) {
+    const pause = Math.min(check.intervalMs, Math.max(FIRST_PAUSE_MS, (Date.now() - started) / 10));
+    if (Date.now() + pause > deadline) {
       return { healthy: false, reason: `The app did not answer ${new URL(check.url).pathname} within ${Math.round(check.timeoutMs / 1000)} s (${last}).`, state };
     }
-    await new Promise((resolve) => setTimeout(resolve, check.intervalMs));
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 

@@ -11,7 +11,7 @@ export interface HostingSettings {
   buildTimeoutMs: number;
   /** Longest a new container has to answer its health path. Default 60 s. */
   healthTimeoutMs: number;
-  /** Pause between two health probes. Default 500 ms. */
+  /** Longest pause between two health probes: they start 10 ms apart and space out as the wait grows. Default 500 ms. */
   healthIntervalMs: number;
   /** Longest the old container is given to finish requests under way after traffic switched. Default 30 s. */
   drainTimeoutMs: number;

@@ -1,0 +1,68 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { SETTLE_MS, waitUntilHealthy } from "../../src/hosting/health-check.js";
+import type { ContainerState } from "../../src/ports/container-runtime.js";
+
+const running: ContainerState = { id: "c1", running: true, exitCode: null, oomKilled: false, startedAt: null, finishedAt: null, hostPort: null };
+
+/** A free port on 127.0.0.1, nothing listening on it yet. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("the health check", () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  /** An app that starts listening `afterMs` from now and answers `status(n)` to its n-th request. */
+  async function appStartingIn(afterMs: number, status: (n: number) => number = () => 200) {
+    const port = await freePort();
+    let requests = 0;
+    const server = createServer((_req, res) => res.writeHead(status(++requests)).end());
+    servers.push(server);
+    setTimeout(() => server.listen(port, "127.0.0.1"), afterMs);
+    return { url: `http://127.0.0.1:${port}/`, requests: () => requests };
+  }
+
+  it("sees an app soon after it starts answering, not one interval later (the interval is the longest pause)", async () => {
+    const app = await appStartingIn(150);
+    const started = Date.now();
+    const result = await waitUntilHealthy({ url: app.url, timeoutMs: 10_000, intervalMs: 500, inspect: async () => running });
+    const took = Date.now() - started;
+    expect(result).toEqual({ healthy: true, status: 200 });
+    // Up at 150 ms, then the settle: probing every 500 ms would have taken 500 ms + the settle at least.
+    expect(took).toBeGreaterThanOrEqual(150 + SETTLE_MS);
+    expect(took).toBeLessThan(500);
+  });
+
+  it("probes less often as the wait grows, never more than the interval apart", async () => {
+    const app = await appStartingIn(0, (n) => (n <= 1_000 ? 503 : 200));
+    const result = await waitUntilHealthy({ url: app.url, timeoutMs: 2_000, intervalMs: 200, inspect: async () => running });
+    expect(result).toMatchObject({ healthy: false, reason: expect.stringContaining("did not answer / within 2 s (it answered 503)") });
+    // About 10 probes in the first 100 ms, 24 more to 1 s, then one each 100–200 ms: ~40, not 200 at 10 ms.
+    expect(app.requests()).toBeGreaterThan(15);
+    expect(app.requests()).toBeLessThan(80);
+  });
+
+  it("fails at once when the container exits before it answers, and when it dies right after its first answer", async () => {
+    const never = await freePort();
+    const exited: ContainerState = { ...running, running: false, exitCode: 3 };
+    const started = Date.now();
+    const gone = await waitUntilHealthy({ url: `http://127.0.0.1:${never}/`, timeoutMs: 10_000, intervalMs: 500, inspect: async () => exited });
+    expect(gone).toMatchObject({ healthy: false, reason: "The app's container exited with code 3 before it answered." });
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    // It answers, then is killed for its memory during the settle.
+    const app = await appStartingIn(0);
+    const oom: ContainerState = { ...running, running: false, exitCode: 137, oomKilled: true };
+    const dying = await waitUntilHealthy({ url: app.url, timeoutMs: 10_000, intervalMs: 500, inspect: async () => oom });
+    expect(dying).toMatchObject({ healthy: false, reason: expect.stringContaining("killed for using more memory than its limit") });
+  });
+});
