@@ -41,6 +41,8 @@ const START_OUTPUT_LINES = 50;
 @injectable()
 export class AppContainers {
   private readonly settings: HostingSettings;
+  /** Old containers draining and going after a switch, apart from the run or request that switched. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
@@ -129,9 +131,11 @@ export class AppContainers {
 
   /**
    * Sends the app's traffic to `next` and saves it as the app's container (`change` adds the
-   * caller's fields); then the old container finishes its requests under way (up to
-   * `drainTimeoutMs`), stops and goes, with its image when `next` runs another. Answers the saved
-   * deployment, or null when it was removed meanwhile (then `next` goes instead).
+   * caller's fields); then, in the background, the old container finishes its requests under way
+   * (up to `drainTimeoutMs`), stops and goes, with its image when `next` runs another: a deploy
+   * ends, and a restart answers, once traffic has switched, not after the drain (`retired()` waits
+   * for it). Answers the saved deployment, or null when it was removed meanwhile (then `next` goes
+   * instead).
    */
   async switchTo(siteId: string, next: AppContainer, change: (record: DeploymentRecord) => DeploymentRecord = (record) => record): Promise<DeploymentRecord | null> {
     const runtime = this.availability.runtime();
@@ -148,8 +152,17 @@ export class AppContainers {
     }
     this.publish(siteId, updated.deployment);
     const retired = old as AppContainer | null;
-    if (retired && retired.id !== next.id) await this.retire(retired, next.image);
+    if (retired && retired.id !== next.id) {
+      const retiring = this.retire(retired, next.image);
+      this.retiring.add(retiring);
+      void retiring.finally(() => this.retiring.delete(retiring));
+    }
     return updated.deployment;
+  }
+
+  /** Resolves once every old container being retired now is gone (the server waits for them as it stops). */
+  async retired(): Promise<void> {
+    while (this.retiring.size > 0) await Promise.all([...this.retiring]);
   }
 
   /** Stops the app's container (kept, so its output can still be read) and saves `stopped`. */

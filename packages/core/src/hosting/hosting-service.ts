@@ -308,9 +308,10 @@ export class HostingService {
     return this.recovery.recover();
   }
 
-  /** Ends runs under way here (`failed`: the server stopped) and waits for them; queued runs stay queued. */
-  close(): Promise<void> {
-    return this.pipeline.close();
+  /** Ends runs under way here (`failed`: the server stopped) and waits for them and for old containers being retired; queued runs stay queued. */
+  async close(): Promise<void> {
+    await this.pipeline.close();
+    await this.containers.retired();
   }
 
   /** A new container for a running, stopped or failed app, from its current image; traffic switches once it answers. */

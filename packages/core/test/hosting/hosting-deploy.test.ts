@@ -101,24 +101,25 @@ describe("a deploy", () => {
     expect(failed.job.error).toMatch(/no Dockerfile at docker\/nope\.Dockerfile/);
   });
 
-  it("drains the old container before it stops: a request under way keeps it until it ends", async () => {
+  it("drains the old container before it stops: a request under way keeps it until it ends, and the run ends without waiting for it", async () => {
     const site = await h.project(owner);
-    await h.deploy(owner, site);
+    const { runId: firstRun } = await h.deploy(owner, site);
     const old = h.reposite.appRoutes.get(site)!.target!;
     const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
     const lease = h.reposite.appRoutes.acquire(site)!;
     await h.reposite.hosting.setup(owner, site, {});
     const started = await h.reposite.hosting.deploy(owner, site);
-    await eventually(() => h.reposite.appRoutes.get(site)?.target?.port !== old.port);
-    // Traffic moved; the old container still runs while the request is under way.
+    // The run ends once traffic has moved, while the old container still serves the request under way.
+    const { job } = await h.finish(owner, started.job_id);
+    expect(job.status).toBe("done");
+    expect(h.reposite.appRoutes.get(site)?.target?.port).not.toBe(old.port);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await h.runtime!.inspectContainer(oldId))?.running).toBe(true);
     const released = Date.now();
     lease.release();
-    const { job } = await h.finish(owner, started.job_id);
-    expect(job.status).toBe("done");
-    expect(await h.runtime!.inspectContainer(oldId)).toBeNull();
-    // The release ended the drain, not its 20 s limit.
+    // The release ends the drain (not its 20 s limit): the old container goes, with its image.
+    await eventually(async () => (await h.runtime!.inspectContainer(oldId)) === null);
+    await eventually(async () => (await h.runtime!.imageSize(imageTag(site, firstRun))) === null);
     expect(Date.now() - released).toBeLessThan(5_000);
   });
 
@@ -134,13 +135,14 @@ describe("a deploy", () => {
     const second = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
     expect(second.id).not.toBe(first.id);
     expect(second.image).toBe(imageTag(site, runId));
-    expect(await h.runtime!.inspectContainer(first.id)).toBeNull();
+    // The old container goes after the answer, in the background.
+    await eventually(async () => (await h.runtime!.inspectContainer(first.id)) === null);
     expect((await get(h.reposite.appRoutes.get(site)!.target!)).status).toBe(200);
 
     expect(await h.reposite.hosting.restart(owner, site)).toMatchObject({ status: "running" });
     const third = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
     expect(third.id).not.toBe(second.id);
-    expect(await h.runtime!.inspectContainer(second.id)).toBeNull();
+    await eventually(async () => (await h.runtime!.inspectContainer(second.id)) === null);
     // The image stays: the new container runs it.
     expect(await h.runtime!.imageSize(third.image)).not.toBeNull();
   });
