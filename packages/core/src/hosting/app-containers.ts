@@ -9,7 +9,7 @@ import { formatTimestamp } from "../util/timestamps.js";
 import { appLabels, containerName, networkName, volumeName, LABEL_SITE, LABEL_ROLE } from "./app-names.js";
 import { AppRoutes, type AppRoute } from "./app-routes.js";
 import { envContext, type AppContainer, type DeploymentRecord } from "./deployment-record.js";
-import { waitUntilHealthy, type HealthResult } from "./health-check.js";
+import { SETTLE_MS, waitUntilHealthy, type HealthResult } from "./health-check.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
 import { KEEP_ALIVE_COMMAND } from "./image-recipe.js";
@@ -130,34 +130,74 @@ export class AppContainers {
   }
 
   /**
-   * Sends the app's traffic to `next` and saves it as the app's container (`change` adds the
-   * caller's fields); then, in the background, the old container finishes its requests under way
-   * (up to `drainTimeoutMs`), stops and goes, with its image when `next` runs another: a deploy
-   * ends, and a restart answers, once traffic has switched, not after the drain (`retired()` waits
-   * for it). Answers the saved deployment, or null when it was removed meanwhile (then `next` goes
+   * Sends the app's traffic to `next` (just launched: it answered its health path once) and saves
+   * it as the app's container (`change` adds the caller's fields). `next` must still run
+   * `SETTLE_MS` later; when it does not, the deployment is put back as it was (traffic goes back to
+   * the old container, untouched meanwhile), `next` is removed and the call fails with `502
+   * app_unhealthy`. Then, in the background, the old container finishes its requests under way (up
+   * to `drainTimeoutMs`), stops and goes, with its image when `next` runs another: a deploy ends,
+   * and a restart answers, once traffic has switched, not after the drain (`retired()` waits for
+   * it). Answers the saved deployment, or null when it was removed meanwhile (then `next` goes
    * instead).
    */
   async switchTo(siteId: string, next: AppContainer, change: (record: DeploymentRecord) => DeploymentRecord = (record) => record): Promise<DeploymentRecord | null> {
     const runtime = this.availability.runtime();
-    let old: AppContainer | null = null;
+    let before: DeploymentRecord | null = null;
     const updated = await this.store.modify(siteId, (project) => {
       if (!project.deployment) return project;
-      old = project.deployment.container;
+      before = project.deployment;
       const deployment = change({ ...project.deployment, container: next, status: "running", last_exit_oom: false, updated_at: this.now() });
       return { ...project, deployment };
     });
-    if (!updated?.deployment) {
+    if (!updated?.deployment || !before) {
       await runtime.removeContainer(next.id).catch(() => undefined);
       return null;
     }
     this.publish(siteId, updated.deployment);
-    const retired = old as AppContainer | null;
+    const previous: DeploymentRecord = before;
+    // A bare box was watched for longer before it was launched.
+    const failure = next.keep_alive ? null : await this.settles(next);
+    if (failure) {
+      await this.switchBack(siteId, next, previous);
+      throw failure;
+    }
+    const retired = previous.container;
     if (retired && retired.id !== next.id) {
       const retiring = this.retire(retired, next.image);
       this.retiring.add(retiring);
       void retiring.finally(() => this.retiring.delete(retiring));
     }
     return updated.deployment;
+  }
+
+  /** Null when `next` still runs `SETTLE_MS` after its first answer, else why it is not up. */
+  private async settles(next: AppContainer): Promise<RepositeError | null> {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const state = await this.availability.runtime().inspectContainer(next.id);
+    if (state?.running) return null;
+    const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
+    return new RepositeError(502, `The app's container ${how} right after it answered.`, "app_unhealthy", { exit_oom: state?.oomKilled ?? false });
+  }
+
+  /** Puts back the container, state and run the deployment had before the switch to `next`, and removes `next`. */
+  private async switchBack(siteId: string, next: AppContainer, previous: DeploymentRecord): Promise<void> {
+    const restored = await this.store.modify(siteId, (project) =>
+      project.deployment?.container?.id === next.id
+        ? {
+            ...project,
+            deployment: {
+              ...project.deployment,
+              container: previous.container,
+              status: previous.status,
+              run: previous.run,
+              last_exit_oom: previous.last_exit_oom,
+              updated_at: this.now(),
+            },
+          }
+        : project,
+    );
+    if (restored?.deployment) this.publish(siteId, restored.deployment);
+    await this.availability.runtime().removeContainer(next.id).catch(() => undefined);
   }
 
   /** Resolves once every old container being retired now is gone (the server waits for them as it stops). */

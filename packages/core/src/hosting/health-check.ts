@@ -3,7 +3,11 @@ import type { ContainerState } from "../ports/container-runtime.js";
 
 /** How long one probe may take. */
 const PROBE_TIMEOUT_MS = 2_000;
-/** After the first answer, the container must still run this long later. */
+/**
+ * After its first answer a new container must still run this long later (an app that answers once
+ * and dies as it warms up, out of memory, is not up). Traffic switches at the first answer and
+ * comes back when it does not (`AppContainers.switchTo`).
+ */
 export const SETTLE_MS = 100;
 /**
  * The first pause between probes. Pauses grow with the time waited so far (a tenth of it) up to
@@ -30,8 +34,7 @@ export type HealthResult = { healthy: true; status: number } | { healthy: false;
  * needs no curl or wget of its own. Any answer below 500 counts (an app may answer `/` with a
  * redirect or 401); a refused connection, a timeout or a 5xx is tried again until `timeoutMs`,
  * often at first and less so as time goes by. The container is inspected after each probe that
- * failed (one that exited fails the check at once), and must still be running `SETTLE_MS` after
- * its first answer.
+ * failed: one that exited fails the check at once.
  */
 export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult> {
   const started = Date.now();
@@ -40,14 +43,8 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
   for (;;) {
     if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
     const answer = await probe(check.url);
-    if (typeof answer === "number" && answer < 500) {
-      // An app that answers once and dies a moment later (out of memory as it warms up) is not up.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      const after = await check.inspect();
-      if (after?.running) return { healthy: true, status: answer };
-    } else {
-      last = typeof answer === "number" ? `it answered ${answer}` : answer;
-    }
+    if (typeof answer === "number" && answer < 500) return { healthy: true, status: answer };
+    last = typeof answer === "number" ? `it answered ${answer}` : answer;
     const state = await check.inspect();
     if (!state?.running) {
       const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;

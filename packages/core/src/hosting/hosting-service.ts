@@ -320,9 +320,9 @@ export class HostingService {
       const deployment = (await this.store.get(siteId))?.deployment;
       if (!deployment?.container) throw conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
       const env = await this.containers.openEnv(siteId, deployment);
-      let next;
       try {
-        next = await this.containers.launch(siteId, deployment, { image: deployment.container.image, keepAlive: deployment.container.keep_alive, env });
+        const next = await this.containers.launch(siteId, deployment, { image: deployment.container.image, keepAlive: deployment.container.keep_alive, env });
+        await this.containers.switchTo(siteId, next);
       } catch (error) {
         const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
         const after = await this.store.modify(siteId, (project) =>
@@ -342,7 +342,6 @@ export class HostingService {
         if (after?.deployment) this.containers.publish(siteId, after.deployment);
         throw error;
       }
-      await this.containers.switchTo(siteId, next);
     });
   }
 

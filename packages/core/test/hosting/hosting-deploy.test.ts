@@ -85,6 +85,33 @@ describe("a deploy", () => {
     expect(await h.runtime!.listContainers({ "dev.reposite.site": site, "dev.reposite.run": failed.runId })).toEqual([]);
   });
 
+  it("switches traffic at the new container's first answer, and back to the old one when it dies right after", async () => {
+    const site = await h.project(owner);
+    await h.deploy(owner, site, { dockerfile_path: "Dockerfile" });
+    const before = h.reposite.appRoutes.get(site)!.target!;
+    const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
+    // Answers at once, exits 40 ms later: within the 100 ms the new container must stay up.
+    files["dies.Dockerfile"] = "FROM node:22\n# reposite-test: run exit 3 after 40\n";
+    await h.reposite.hosting.setup(owner, site, { dockerfile_path: "dies.Dockerfile" });
+    const started = await h.reposite.hosting.deploy(owner, site);
+    const targets = new Set<number>();
+    const watching = setInterval(() => {
+      const port = h.reposite.appRoutes.get(site)?.target?.port;
+      if (port) targets.add(port);
+    }, 2);
+    const failed = await h.finish(owner, started.job_id).finally(() => clearInterval(watching));
+    expect(failed.job.status).toBe("error");
+    expect(failed.text).toContain("The app's container exited with code 3 right after it answered.");
+    // Traffic went to the new container at its first answer, and came back.
+    expect([...targets].filter((port) => port !== before.port)).toHaveLength(1);
+    expect(h.reposite.appRoutes.get(site)).toEqual({ status: "running", target: before });
+    expect((await get(before)).status).toBe(200);
+    expect((await h.runtime!.inspectContainer(oldId))?.running).toBe(true);
+    expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", last_run: { status: "failed" } });
+    expect(await h.runtime!.listContainers({ "dev.reposite.site": site, "dev.reposite.run": started.run_id })).toEqual([]);
+    expect(await h.runtime!.imageSize(imageTag(site, started.run_id))).toBeNull();
+  });
+
   it("a first deploy that never answers its health path ends failed, and /app/ shows the app failed", async () => {
     const site = await h.project(owner);
     files["silent.Dockerfile"] = "FROM node:22\n# reposite-test: run no-http\n";
