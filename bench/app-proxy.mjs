@@ -7,35 +7,35 @@
 // The app is a plain node:http server in its own process; wrk drives each target in turn at
 // BENCH_CONNECTIONS (32) connections. A benchmark reports: it always exits 0. See bench/README.md.
 
-import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer as createHttpServer, request as httpRequest } from "node:http";
-import { createServer as createNetServer } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  CLOCK_TICKS,
+  LOAD_CPUS,
+  PIN,
+  SERVER_CPU,
+  TASKSET,
+  cpuTicks,
+  freePort,
+  get,
+  loadSettings,
+  loadWithWrk,
+  median,
+  missingBuild,
+  nginxBinary,
+  startChild,
+  startNginx,
+  which,
+} from "./lib.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SLUG = "lumen";
-const CPUS = availableParallelism();
-const TASKSET = which("taskset");
-/**
- * With taskset and 2+ CPUs, the app and the proxy under test share CPU 0 (as an app and its proxy
- * share a host) and wrk runs on the others (BENCH_PIN=0 turns this off).
- */
-const PIN = Boolean(TASKSET) && CPUS >= 2 && process.env.BENCH_PIN !== "0";
-const SERVER_CPU = "0";
-const LOAD_CPUS = CPUS > 2 ? `1-${CPUS - 1}` : "1";
-const SETTINGS = {
-  duration: Number(process.env.BENCH_DURATION ?? 5),
-  warmup: Number(process.env.BENCH_WARMUP ?? 3),
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
-  threads: Number(process.env.BENCH_THREADS ?? (PIN ? Math.min(2, CPUS - 1) : 2)),
-};
+// Pinned (bench/lib.mjs), the app and the proxy under test share CPU 0, as an app and its proxy
+// share a host, and wrk runs on the others.
+const SETTINGS = loadSettings({ connections: 32 });
 /** At least nginx's proxy throughput; at most 1 ms added to the app's own p99. */
 const TARGETS = { nginxRatio: 1.0, addedP99Ms: 1.0 };
-const pinned = (cpus, command, args) => (PIN ? [TASKSET, ["-c", cpus, command, ...args]] : [command, args]);
 
 /** What the app answers at `/`: a small JSON document, as an API or a page's data would be. */
 const APP_BODY = JSON.stringify({ ok: true, service: "lumen", items: Array.from({ length: 8 }, (_, i) => ({ id: i, name: `item ${i}` })) });
@@ -127,14 +127,9 @@ async function runReference(workDir, appPort) {
 // The run
 
 async function main() {
-  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js"]) {
-    if (!existsSync(join(ROOT, dist))) {
-      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench:proxy does).`);
-      return;
-    }
-  }
+  if (missingBuild(["packages/core/dist/index.js", "packages/server/dist/index.js"], "npm run bench:proxy")) return;
   const wrk = which("wrk");
-  const nginx = which("nginx") ?? (existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : null);
+  const nginx = nginxBinary();
   if (!wrk) {
     console.log("bench: wrk not found (apt-get install -y wrk): p99 needs wrk; nothing measured");
     return;
@@ -147,11 +142,11 @@ async function main() {
     );
     console.log(PIN ? `bench: app and proxy on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPUS} (taskset)` : `bench: no CPU pinning (${TASKSET ? "BENCH_PIN=0 or one CPU" : "taskset not found"})`);
 
-    const app = await startChild("--app", workDir);
+    const app = await startChild(import.meta.url, ["--app", workDir]);
     stops.push(app.stop);
-    const reference = await startChild("--reference", workDir, String(app.info.port));
+    const reference = await startChild(import.meta.url, ["--reference", workDir, String(app.info.port)]);
     stops.push(reference.stop);
-    const nodeProxy = await startChild("--node-proxy", workDir, String(app.info.port));
+    const nodeProxy = await startChild(import.meta.url, ["--node-proxy", workDir, String(app.info.port)]);
     stops.push(nodeProxy.stop);
 
     const targets = [
@@ -160,7 +155,7 @@ async function main() {
     ];
     targets.push({ key: "nodeProxy", name: "bare node proxy", url: `http://127.0.0.1:${nodeProxy.info.port}/app/`, headers: { host: reference.info.host }, pids: [nodeProxy.pid, app.pid] });
     if (nginx) {
-      const started = await startNginx(nginx, workDir, app.info.port);
+      const started = await startProxyNginx(nginx, workDir, app.info.port);
       if (started) {
         stops.push(started.stop);
         targets.push({ key: "nginx", name: "nginx proxy_pass", url: `http://127.0.0.1:${started.port}/app/`, headers: { host: reference.info.host }, pids: [started.pid, app.pid] });
@@ -176,14 +171,14 @@ async function main() {
       }
     }
 
-    for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup);
+    for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup, SETTINGS);
     const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
     for (let round = 0; round < SETTINGS.rounds; round++) {
       const order = targets.map((_, i) => targets[(i + round) % targets.length]);
       const line = [];
       for (const target of order) {
         const before = target.pids.map(cpuTicks);
-        const run = await loadWithWrk(wrk, target, SETTINGS.duration);
+        const run = await loadWithWrk(wrk, target, SETTINGS.duration, SETTINGS);
         const after = target.pids.map(cpuTicks);
         const ticks = after.every((value, i) => value !== null && before[i] !== null) ? after.reduce((sum, value, i) => sum + value - before[i], 0) : null;
         run.cpuUs = ticks !== null && run.requests > 0 ? (ticks * 1e6) / CLOCK_TICKS / run.requests : null;
@@ -230,59 +225,15 @@ async function main() {
   }
 }
 
-function startChild(flag, workDir, ...extra) {
-  return new Promise((resolveChild, reject) => {
-    const [command, args] = pinned(SERVER_CPU, process.execPath, [fileURLToPath(import.meta.url), flag, workDir, ...extra]);
-    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`${flag} exited with ${code}`)));
-    child.once("message", (info) => {
-      child.removeAllListeners("exit");
-      resolveChild({
-        info,
-        pid: child.pid,
-        stop: () =>
-          new Promise((done) => {
-            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              done();
-            });
-            child.send("stop");
-          }),
-      });
-    });
-  });
-}
-
 /**
  * nginx, one worker, proxying `/app/` to the app as Reposite does: the prefix removed, the
  * forwarding headers set, Host kept, and a keep-alive pool to the app.
  */
-async function startNginx(binary, workDir, appPort) {
-  const prefix = join(workDir, "nginx");
-  mkdirSync(prefix, { recursive: true });
-  for (const path of [workDir, prefix]) chmodSync(path, 0o755);
-  const port = await freePort();
-  const temp = (name) => join(prefix, name);
-  writeFileSync(
-    join(prefix, "nginx.conf"),
-    `worker_processes 1;
-daemon off;
-pid ${temp("nginx.pid")};
-error_log ${temp("error.log")} warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  tcp_nodelay on;
-  keepalive_requests 1000000;
-  keepalive_timeout 60s;
-  client_body_temp_path ${temp("client_body")};
-  proxy_temp_path ${temp("proxy")};
-  fastcgi_temp_path ${temp("fastcgi")};
-  uwsgi_temp_path ${temp("uwsgi")};
-  scgi_temp_path ${temp("scgi")};
-  upstream app {
+function startProxyNginx(binary, workDir, appPort) {
+  return startNginx(binary, join(workDir, "nginx"), {
+    path: "/app/",
+    skipped: "the nginx comparison is skipped",
+    http: (port) => `  upstream app {
     server 127.0.0.1:${appPort};
     keepalive 64;
     keepalive_timeout 4s;
@@ -301,138 +252,7 @@ http {
       proxy_buffering off;
     }
   }
-}
-`
-  );
-  const [command, args] = pinned(SERVER_CPU, binary, ["-p", prefix, "-c", join(prefix, "nginx.conf")]);
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((done) => child.once("exit", done));
-  const up = await waitFor(`http://127.0.0.1:${port}/app/`, 5_000);
-  if (!up) {
-    child.kill("SIGKILL");
-    console.log(`bench: nginx did not start: ${stderr.trim() || "no answer"}; the nginx comparison is skipped`);
-    return null;
-  }
-  return {
-    port,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGQUIT");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-// ------------------------------------------------------------------------------------------------
-// Load
-
-/** wrk for `seconds`: req/s, p50 and p99 (ms) from its latency distribution, errors. */
-function loadWithWrk(wrk, target, seconds) {
-  const args = [`-t${SETTINGS.threads}`, `-c${SETTINGS.connections}`, `-d${seconds}s`, "--latency"];
-  for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name === "host" ? "Host" : name}: ${value}`);
-  args.push(target.url);
-  return new Promise((done, reject) => {
-    const [command, commandArgs] = pinned(LOAD_CPUS, wrk, args);
-    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.once("error", reject);
-    child.once("exit", () => {
-      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-      if (!Number.isFinite(rps)) return reject(new Error(`wrk gave no result:\n${out}`));
-      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-      const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-      const socket = /Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      const errors = non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);
-      done({ rps, requests, errors, p50: percentile(out, "50"), p99: percentile(out, "99") });
-    });
-  });
-}
-
-/** A percentile line of wrk's "Latency Distribution", in ms. */
-function percentile(out, which) {
-  const match = new RegExp(`^\\s+${which}%\\s+([\\d.]+)(us|ms|s)\\s*$`, "m").exec(out);
-  if (!match) return NaN;
-  const value = Number(match[1]);
-  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU ticks of a process and its children (nginx's worker), or null without /proc. */
-function cpuTicks(pid) {
-  if (!pid) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    let ticks = Number(fields[11]) + Number(fields[12]);
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    for (const child of children ? children.split(" ") : []) ticks += cpuTicks(Number(child)) ?? 0;
-    return ticks;
-  } catch {
-    return null;
-  }
-}
-
-// ------------------------------------------------------------------------------------------------
-// Helpers
-
-function median(values) {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function get(url, headers = {}) {
-  return new Promise((done, reject) => {
-    const req = httpRequest(url, { headers, agent: false }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-async function waitFor(url, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if ((await get(url).catch(() => null))?.status === 200) return true;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  return false;
-}
-
-function which(command) {
-  try {
-    return execFileSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-function freePort() {
-  return new Promise((done, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
+`,
   });
 }
 

@@ -11,14 +11,13 @@
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, freePort, get, median, missingBuild } from "./lib.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "packages/server/bin/reposite.mjs");
 /** An account may start 20 builds a day (BUILDS_PER_DAY); the first deploy takes one of them. */
 const MAX_ROUNDS = 19;
@@ -47,17 +46,14 @@ const APP_FILES = {
   ].join("\n"),
 };
 const filesFor = (mark) => ({ ...APP_FILES, "round.txt": mark });
+/** Each poll on a new connection (as a first visitor's), given up after 2 s: a stuck one must not stall the timing. */
+const POLL = { timeoutMs: 2_000 };
 
 // ------------------------------------------------------------------------------------------------
 // The run
 
 async function main() {
-  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js", "packages/provider-docker/dist/index.js"]) {
-    if (!existsSync(join(ROOT, dist))) {
-      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench:deploy does).`);
-      return;
-    }
-  }
+  if (missingBuild(["packages/core/dist/index.js", "packages/server/dist/index.js", "packages/provider-docker/dist/index.js"], "npm run bench:deploy")) return;
   const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-deploy-"));
   const run = randomBytes(4).toString("hex");
   const label = `${LABEL_KEY}=${run}`;
@@ -240,7 +236,7 @@ async function startServerProcess(workDir, githubUrl, label) {
   const exited = new Promise((done) => child.once("exit", done));
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 20_000;
-  while (!(await get(`${url}/healthz`).then((answer) => answer.status === 200, () => false))) {
+  while (!(await get(`${url}/healthz`, {}, POLL).then((answer) => answer.status === 200, () => false))) {
     if (child.exitCode !== null || Date.now() > until) {
       child.kill("SIGKILL");
       throw new Error(`the server did not start:\n${output}`);
@@ -303,8 +299,8 @@ function jobEnd(server, jobId) {
 /** Polls `url` every `pollMs` until it answers 200 with `mark` (an old container answers another mark). */
 async function untilAnswered(url, headers, mark, start) {
   for (;;) {
-    const answer = await get(url, headers).catch(() => null);
-    if (answer?.status === 200 && answer.body === mark) return;
+    const answer = await get(url, headers, POLL).catch(() => null);
+    if (answer?.status === 200 && answer.body.toString() === mark) return;
     if (Date.now() - start > SETTINGS.timeoutMs) throw new Error(`${url} did not answer ${mark} within ${SETTINGS.timeoutMs / 1000} s (last: ${answer?.status ?? "no answer"})`);
     await sleep(SETTINGS.pollMs);
   }
@@ -387,22 +383,6 @@ async function expectStatus(answer, status) {
   return body;
 }
 
-/** One GET on a new connection (as a first visitor's), with the body as text. */
-function get(url, headers = {}) {
-  return new Promise((done, reject) => {
-    const req = httpRequest(url, { headers, agent: false, timeout: 2_000 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => done({ status: res.statusCode, body }));
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error("timeout")));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 function collect(child) {
   return new Promise((done, reject) => {
     let stdout = "";
@@ -414,25 +394,7 @@ function collect(child) {
   });
 }
 
-function median(values) {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 const ms = (value) => `${Number(value).toFixed(0)} ms`;
 const sleep = (milliseconds) => new Promise((done) => setTimeout(done, milliseconds));
-
-function freePort() {
-  return new Promise((done, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
 
 await main();

@@ -5,42 +5,38 @@
 // Each server runs in its own process; wrk drives them one after another. A benchmark reports:
 // it always exits 0. See bench/README.md.
 
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, request as httpRequest } from "node:http";
-import { createServer as createNetServer } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  CLOCK_TICKS,
+  LOAD_CPUS,
+  PIN,
+  SERVER_CPU,
+  TASKSET,
+  cpuTicks,
+  freePort,
+  get,
+  loadSettings,
+  loadWithWrk,
+  median,
+  missingBuild,
+  nginxBinary,
+  startChild,
+  startNginx,
+  which,
+} from "./lib.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SLUG = "lumen";
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
-const CPUS = availableParallelism();
-const TASKSET = which("taskset");
-/**
- * With taskset and 2+ CPUs, every server runs on CPU 0 and the load generator on the others, so
- * the server under test never fights wrk for a core (BENCH_PIN=0 turns this off).
- */
-const PIN = Boolean(TASKSET) && CPUS >= 2 && process.env.BENCH_PIN !== "0";
-const SETTINGS = {
-  /** Seconds measured per server per round. */
-  duration: Number(process.env.BENCH_DURATION ?? 5),
-  /** Seconds of load per server before the first round (JIT, connection pools). */
-  warmup: Number(process.env.BENCH_WARMUP ?? 3),
-  /** Rounds; each measures every server once, in a rotated order, and the medians are reported. */
-  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-  threads: Number(process.env.BENCH_THREADS ?? (PIN ? Math.min(2, CPUS - 1) : 2)),
-};
+// Pinned (bench/lib.mjs), every server runs on CPU 0 and the load generator on the others.
+const SETTINGS = loadSettings({ connections: 50 });
 /** Memory per published site: how many small sites are published and loaded (0: skip), and the target. */
 const MEMORY = { sites: Number(process.env.BENCH_SITES ?? 200), targetKb: 50 };
-const SERVER_CPU = "0";
-const LOAD_CPUS = CPUS > 2 ? `1-${CPUS - 1}` : "1";
-
-/** `command args…`, run on `cpus` when pinning. */
-const pinned = (cpus, command, args) => (PIN ? [TASKSET, ["-c", cpus, command, ...args]] : [command, args]);
 const TARGETS = { bare: 0.95, nginx: 0.85 };
 
 // ------------------------------------------------------------------------------------------------
@@ -283,14 +279,9 @@ async function runBare(workDir, headersFile) {
 // The run
 
 async function main() {
-  for (const dist of ["packages/core/dist/index.js", "packages/server/dist/index.js"]) {
-    if (!existsSync(join(ROOT, dist))) {
-      console.log(`bench: ${dist} is missing; run "npm run build" first (npm run bench does).`);
-      return;
-    }
-  }
+  if (missingBuild(["packages/core/dist/index.js", "packages/server/dist/index.js"], "npm run bench")) return;
   const wrk = which("wrk");
-  const nginx = which("nginx") ?? (existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : null);
+  const nginx = nginxBinary();
   const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-"));
   const stops = [];
   try {
@@ -306,24 +297,24 @@ async function main() {
         : `bench: no CPU pinning (${TASKSET ? "BENCH_PIN=0 or one CPU" : "taskset not found"})`
     );
 
-    const reference = await startChild("--reference", workDir);
+    const reference = await startChild(import.meta.url, ["--reference", workDir], { name: "--reference server" });
     stops.push(reference.stop);
     const page = readFileSync(join(workDir, "page.html"));
     console.log(`bench: page "/" rendered by renderPage in design "${reference.info.design}", ${page.length} bytes`);
 
-    const bare = await startChild("--bare", workDir);
+    const bare = await startChild(import.meta.url, ["--bare", workDir], { name: "--bare server" });
     stops.push(bare.stop);
     // The reference server's own response headers (less the ones node:http adds), for a bare server that sends them too.
     const sample = await get(`http://127.0.0.1:${reference.info.port}/`, { host: reference.info.host, "user-agent": FIREFOX });
     const added = new Set(["date", "connection", "keep-alive"]);
     const sameHeaders = sample.rawHeaders.filter((_, i, all) => !added.has(all[i - (i % 2)].toLowerCase()));
     writeFileSync(join(workDir, "headers.json"), JSON.stringify(sameHeaders));
-    const bareHeaders = await startChild("--bare", workDir, "headers.json");
+    const bareHeaders = await startChild(import.meta.url, ["--bare", workDir, "headers.json"], { name: "--bare server" });
     stops.push(bareHeaders.stop);
 
     let nginxTarget = null;
     if (nginx) {
-      const started = await startNginx(nginx, workDir, page);
+      const started = await startStaticNginx(nginx, workDir, page);
       if (started) {
         stops.push(started.stop);
         nginxTarget = { name: "nginx (static file)", url: `http://127.0.0.1:${started.port}/`, headers: {}, pid: started.pid };
@@ -388,11 +379,6 @@ async function main() {
       console.log(`  round ${round + 1}: ${line.join(", ")} req/s`);
     }
 
-    const median = (values) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const middle = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    };
     console.log("  median:");
     const rps = {};
     for (const target of targets) {
@@ -474,61 +460,20 @@ async function measureMemory(workDir) {
   console.log(`  then clients without compression (curl) asked the same: +${kb(plain.heap + plain.buffers)} per site (plain bodies made on first use, kept within the budget)`);
 }
 
-function startChild(flag, workDir, ...extra) {
-  return new Promise((resolveChild, reject) => {
-    const [command, args] = pinned(SERVER_CPU, process.execPath, [fileURLToPath(import.meta.url), flag, workDir, ...extra]);
-    const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`${flag} server exited with ${code}`)));
-    child.once("message", (info) => {
-      child.removeAllListeners("exit");
-      resolveChild({
-        info,
-        pid: child.pid,
-        stop: () =>
-          new Promise((done) => {
-            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              done();
-            });
-            child.send("stop");
-          }),
-      });
-    });
-  });
-}
-
 /** nginx, one worker, serving `page` as a static file from a temp root on a loopback port. */
-async function startNginx(binary, workDir, page) {
+function startStaticNginx(binary, workDir, page) {
   const prefix = join(workDir, "nginx");
   const root = join(prefix, "root");
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, "index.html"), page);
   // Workers run as `nobody` when nginx starts as root: the root and the page must be readable.
-  for (const path of [workDir, prefix, root]) chmodSync(path, 0o755);
+  chmodSync(root, 0o755);
   chmodSync(join(root, "index.html"), 0o644);
-  const port = await freePort();
-  const temp = (name) => join(prefix, name);
-  writeFileSync(
-    join(prefix, "nginx.conf"),
-    `worker_processes 1;
-daemon off;
-pid ${temp("nginx.pid")};
-error_log ${temp("error.log")} warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
+  return startNginx(binary, prefix, {
+    path: "/",
+    skipped: "the nginx ratio is skipped",
+    http: (port) => `  sendfile on;
   tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_requests 1000000;
-  keepalive_timeout 60s;
-  client_body_temp_path ${temp("client_body")};
-  proxy_temp_path ${temp("proxy")};
-  fastcgi_temp_path ${temp("fastcgi")};
-  uwsgi_temp_path ${temp("uwsgi")};
-  scgi_temp_path ${temp("scgi")};
   types { text/html html; }
   charset utf-8;
   server {
@@ -536,30 +481,8 @@ http {
     root ${root};
     index index.html;
   }
-}
-`
-  );
-  const [command, args] = pinned(SERVER_CPU, binary, ["-p", prefix, "-c", join(prefix, "nginx.conf")]);
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((done) => child.once("exit", done));
-  const up = await waitFor(`http://127.0.0.1:${port}/`, 5_000);
-  if (!up) {
-    child.kill("SIGKILL");
-    console.log(`bench: nginx did not start: ${stderr.trim() || "no answer"}; the nginx ratio is skipped`);
-    return null;
-  }
-  return {
-    port,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGQUIT");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+`,
+  });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -568,58 +491,15 @@ http {
 /** Load for `seconds`: req/s from the client, and the server's CPU time per request from /proc (steadier on a busy machine). */
 async function load(wrk, target, seconds) {
   const before = cpuTicks(target.pid);
-  const run = await (wrk ? loadWithWrk(wrk, target, seconds) : loadWithNode(target, seconds));
+  const run = await (wrk ? loadWithWrkAsBrowser(wrk, target, seconds) : loadWithNode(target, seconds));
   const after = cpuTicks(target.pid);
   const cpuUs = before !== null && after !== null && run.requests > 0 ? ((after - before) * 1e6) / CLOCK_TICKS / run.requests : null;
   return { ...run, cpuUs };
 }
 
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** User + system CPU ticks of a process and its children (nginx's workers), or null without /proc. */
-function cpuTicks(pid) {
-  if (!pid) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    let ticks = Number(fields[11]) + Number(fields[12]);
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    for (const child of children ? children.split(" ") : []) ticks += cpuTicks(Number(child)) ?? 0;
-    return ticks;
-  } catch {
-    return null;
-  }
-}
-
-function loadWithWrk(wrk, target, seconds) {
-  const headers = { "user-agent": FIREFOX, ...target.headers };
-  const args = [`-t${SETTINGS.threads}`, `-c${SETTINGS.connections}`, `-d${seconds}s`, "--latency"];
-  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name === "host" ? "Host" : name}: ${value}`);
-  args.push(target.url);
-  return new Promise((done, reject) => {
-    const [command, commandArgs] = pinned(LOAD_CPUS, wrk, args);
-    const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.once("error", reject);
-    child.once("exit", () => {
-      const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-      const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-      if (!Number.isFinite(rps)) return reject(new Error(`wrk gave no result:\n${out}`));
-      const latency = /Latency\s+(\S+)/.exec(out)?.[1] ?? "?";
-      const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-      const socket = /Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      const errors = non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0);
-      done({ rps, latency, errors, requests });
-    });
-  });
+/** wrk, with a browser's User-Agent (the reference server counts a page view for each request). */
+function loadWithWrkAsBrowser(wrk, target, seconds) {
+  return loadWithWrk(wrk, { ...target, headers: { "user-agent": FIREFOX, ...target.headers } }, seconds, SETTINGS);
 }
 
 /** Without wrk: keep-alive connections in this process, each sending the next request when the last ends. */
@@ -632,7 +512,7 @@ async function loadWithNode(target, seconds) {
   let errors = 0;
   const worker = async () => {
     while (Date.now() < end) {
-      const answer = await get(target.url, headers, agent).catch(() => null);
+      const answer = await get(target.url, headers, { agent }).catch(() => null);
       if (answer?.status === 200) count++;
       else errors++;
     }
@@ -640,51 +520,7 @@ async function loadWithNode(target, seconds) {
   const started = Date.now();
   await Promise.all(Array.from({ length: SETTINGS.connections }, worker));
   agent.destroy();
-  return { rps: count / ((Date.now() - started) / 1000), latency: "n/a", errors, requests: count };
-}
-
-// ------------------------------------------------------------------------------------------------
-// Helpers
-
-function get(url, headers = {}, agent = false) {
-  return new Promise((done, reject) => {
-    const req = httpRequest(url, { headers, agent }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-async function waitFor(url, ms) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if ((await get(url).catch(() => null))?.status === 200) return true;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  return false;
-}
-
-function which(command) {
-  try {
-    return execFileSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-function freePort() {
-  return new Promise((done, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
+  return { rps: count / ((Date.now() - started) / 1000), errors, requests: count };
 }
 
 const README = `# Lumen
