@@ -1,6 +1,7 @@
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness, type Transport } from "./harness.js";
+import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
 
 const REPOS = [
   {
@@ -12,21 +13,6 @@ const REPOS = [
   },
 ];
 
-/** Every deployment route: method, path under the project, and a body for the ones that take one. */
-const ROUTES: [string, string, unknown?][] = [
-  ["PUT", "/deployment", {}],
-  ["GET", "/deployment"],
-  ["DELETE", "/deployment"],
-  ["PUT", "/deployment/env", { env: { A: "b" } }],
-  ["GET", "/deployment/env"],
-  ["POST", "/deployment/deploy"],
-  ["GET", "/deployment/runs"],
-  ["GET", "/deployment/runs/run_abc"],
-  ["POST", "/deployment/restart"],
-  ["POST", "/deployment/stop"],
-  ["POST", "/deployment/start"],
-  ["GET", "/deployment/resources"],
-];
 
 const send = (h: Harness, token: string | null, method: string, path: string, body?: unknown) =>
   h.call(path, {
@@ -117,7 +103,7 @@ describe.each(["in-process", "socket"] as const)("deployment over HTTP (%s)", (t
   it("answers 404 to another account on every deployment route, and 401 without a token", async () => {
     const site = await newSite();
     await h.call(`/app/sites/${site}/deployment`, json({}, token, "PUT"));
-    for (const [method, path, body] of ROUTES) {
+    for (const [method, path, body] of DEPLOYMENT_ROUTES) {
       const other = await send(h, otherToken, method, `/app/sites/${site}${path}`, body);
       expect(other.status, `${method} ${path}`).toBe(404);
       expect((await other.json()).error).toMatch(/not found/i);
@@ -172,7 +158,7 @@ describe("deployment on a server without app hosting", () => {
 
   it("answers 503 hosting_unavailable on every deployment route", async () => {
     const site = (await (await h.call("/app/sites", json({ repohost_url: "github.com/acme/rocket-cli" }, token))).json()).id;
-    for (const [method, path, body] of ROUTES) {
+    for (const [method, path, body] of DEPLOYMENT_ROUTES) {
       const answer = await send(h, token, method, `/app/sites/${site}${path}`, body);
       expect(answer.status, `${method} ${path}`).toBe(503);
       await expect(answer.json()).resolves.toMatchObject({ code: "hosting_unavailable" });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { json } from "./harness.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
 
 // App hosting end to end: the built `reposite serve` in its own process, on the real Docker Engine,
 // with base images made on this machine (no registry is reachable). Repositories come from the
@@ -381,21 +382,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
   }, 90_000);
 
   it("another account gets 404 on every deployment route", async () => {
-    const routes: [string, string, unknown?][] = [
-      ["PUT", "/deployment", {}],
-      ["GET", "/deployment"],
-      ["DELETE", "/deployment"],
-      ["PUT", "/deployment/env", { env: { A: "b" } }],
-      ["GET", "/deployment/env"],
-      ["POST", "/deployment/deploy"],
-      ["GET", "/deployment/runs"],
-      ["GET", "/deployment/runs/run_abc"],
-      ["POST", "/deployment/restart"],
-      ["POST", "/deployment/stop"],
-      ["POST", "/deployment/start"],
-      ["GET", "/deployment/resources"],
-    ];
-    for (const [method, path, body] of routes) {
+    for (const [method, path, body] of DEPLOYMENT_ROUTES) {
       const response = await api(`/app/sites/${sites.docker}${path}`, tokens.eve, body === undefined ? { method } : json(body, undefined, method));
       expect(response.status, `${method} ${path}`).toBe(404);
     }

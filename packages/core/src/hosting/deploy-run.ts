@@ -42,20 +42,8 @@ export interface DeployRunRecord {
   log_tail: string[];
 }
 
-/** A run in `GET …/deployment/runs`. */
-export interface RunView {
-  run_id: string;
-  status: RunStatus;
-  job_id: string | null;
-  ref: string;
-  build_mode: BuildMode;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  reason: string | null;
-  exit_oom: boolean;
-  diagnosis: null;
-}
+/** A run in `GET …/deployment/runs`: the record without whose it is and its log. */
+export type RunView = Omit<DeployRunRecord, "site_id" | "owner_id" | "image" | "log_lines" | "log_tail">;
 
 /** One run read singly: with the kept end of its log. */
 export interface RunDetailView extends RunView {
@@ -65,20 +53,8 @@ export interface RunDetailView extends RunView {
 
 export const isRunUnderWay = (status: RunStatus): boolean => status === "queued" || status === "building" || status === "starting";
 
-export function toRunView(run: DeployRunRecord): RunView {
-  return {
-    run_id: run.run_id,
-    status: run.status,
-    job_id: run.job_id,
-    ref: run.ref,
-    build_mode: run.build_mode,
-    created_at: run.created_at,
-    started_at: run.started_at,
-    finished_at: run.finished_at,
-    reason: run.reason,
-    exit_oom: run.exit_oom,
-    diagnosis: run.diagnosis,
-  };
+export function toRunView({ site_id, owner_id, image, log_lines, log_tail, ...view }: DeployRunRecord): RunView {
+  return view;
 }
 
 export function toRunDetailView(run: DeployRunRecord): RunDetailView {

@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import { DESIGNS, findDesign, renderSitePage, type CachedProject, type Clock, type DeploymentStatus, type PublishedSiteInfo, type SiteContext } from "@reposite/core";
-import { messageBody } from "../site-runtime/dynamic/site-pages.js";
+import { messageBody, SITE_PAGE_HEADERS } from "../site-runtime/dynamic/site-pages.js";
 import { plainPage } from "../site-runtime/serve-published.js";
 
 /** An answer the proxy writes itself, on a response or (for a WebSocket upgrade) on the raw socket. */
@@ -9,16 +9,6 @@ export interface ProxyAnswer {
   headers: Record<string, string>;
   body: string;
 }
-
-/** As the site's other pages (site-dynamic.ts): nobody keeps a copy, nothing runs. */
-const PAGE_HEADERS = {
-  "content-type": "text/html;charset=UTF-8",
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "SAMEORIGIN",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'none'; object-src 'none'",
-};
 
 /** The site and its project as the page frame needs them. */
 export interface PageFrame {
@@ -43,7 +33,7 @@ function page(frame: PageFrame, status: number, title: string, message: string, 
     year: frame.clock.now().getUTCFullYear(),
   };
   const body = renderSitePage(design, context, { title, bodyHtml: messageBody(title, message, action), noindex: true });
-  return { status, headers: { ...PAGE_HEADERS, ...extra }, body };
+  return { status, headers: { ...SITE_PAGE_HEADERS, ...extra }, body };
 }
 
 /** What a visitor reads, and when to try again (seconds), while the app does not run. */

@@ -20,7 +20,7 @@ import { assertSameOrigin } from "../../http/browser-session.js";
 import { clientAddress } from "../../http/client-address.js";
 import { readFormBody } from "../../http/form-body.js";
 import { assertMemberCsrf, currentMember, endMemberSession, sitePath, startMemberSession, type CurrentMember } from "./member-session.js";
-import { accountBody, authBody, forumBody, messageBody, threadBody, type AuthForm, type SignedIn } from "./site-pages.js";
+import { accountBody, authBody, forumBody, messageBody, SITE_PAGE_HEADERS, threadBody, type AuthForm, type SignedIn } from "./site-pages.js";
 
 export interface SiteDynamicOptions {
   /** Believe `X-Forwarded-For` for the client's address (rate limits); only behind a proxy you control. */
@@ -64,20 +64,9 @@ interface SiteRequest {
   current: CurrentMember | null;
 }
 
-const PAGE_HEADERS = {
-  "content-type": "text/html;charset=UTF-8",
-  // Pages show who is signed in: nobody may keep a copy.
-  "cache-control": "no-store",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "SAMEORIGIN",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  // Inline styles only, nothing runs. form-action is left out: a sign-in's redirect may leave the
-  // site (`next=/community` goes on to Discourse through the service host).
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'none'; object-src 'none'",
-};
 
 function page(markup: string, status = 200, extra: Record<string, string> = {}): Response {
-  return new Response(markup, { status, headers: { ...PAGE_HEADERS, ...extra } });
+  return new Response(markup, { status, headers: { ...SITE_PAGE_HEADERS, ...extra } });
 }
 
 /** After a form post: GET the page that shows the result (POST-redirect-GET). */

@@ -123,3 +123,16 @@ ${replyForm}`;
 export function messageBody(title: string, message: string, action: { href: string; label: string } = { href: "/", label: "Back to the home page" }): SafeHtml {
   return html`<h1>${title}</h1><p class="lead">${message}</p><div class="actions"><a class="btn" href="${action.href}">${action.label}</a></div>`;
 }
+
+/** Headers of the site's own pages (sign-in, forum, the app's status pages). */
+export const SITE_PAGE_HEADERS = {
+  "content-type": "text/html;charset=UTF-8",
+  // Pages show who is signed in: nobody may keep a copy.
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "SAMEORIGIN",
+  "referrer-policy": "strict-origin-when-cross-origin",
+  // Inline styles only, nothing runs. form-action is left out: a sign-in's redirect may leave the
+  // site (`next=/community` goes on to Discourse through the service host).
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'; base-uri 'none'; object-src 'none'",
+};
