@@ -11,6 +11,7 @@ import {
   findDesign,
   MembersService,
   ProjectStore,
+  PublishedSiteStore,
   renderNotFoundPage,
   STORAGE,
   VISIT_SETTINGS,
@@ -575,6 +576,38 @@ describe("the /app/ proxy over a socket", () => {
       expect(calls).toBe(0);
     } finally {
       spies.forEach((spy) => spy.mockRestore());
+    }
+  });
+
+  it("reaches the app of a project that published no pages, and decides that from memory too after warm-up", async () => {
+    const other = (await reposite.projects.create(ownerId, { repohost_url: "https://code.test/acme/ledger" })).id;
+    const appHost = `ledger.localhost:${port}`;
+    expect((await send(port, "/app/x", { host: appHost })).status).toBe(404); // nothing there yet
+    // What a first deployment setup leaves: the address claimed, a deployment on the project.
+    expect(await reposite.container.resolve(PublishedSiteStore).claim("ledger", other)).toBe(true);
+    await reposite.container.resolve(ProjectStore).modify(other, (project) => ({
+      ...project,
+      slug: "ledger",
+      deployment: { status: "running" } as NonNullable<typeof project.deployment>,
+    }));
+    // An app of its own, so its kept-alive connections are not the other tests' business.
+    const ledger = await startStandInApp();
+    routes().set(other, { status: "running", target: { host: "127.0.0.1", port: ledger.port } });
+    const storage = reposite.container.resolve(STORAGE);
+    const spies = (["getItem", "getItems", "getItemRaw", "hasItem", "getKeys"] as const).map((method) => vi.spyOn(storage, method));
+    try {
+      const first = await send(port, "/app/first", { host: appHost });
+      expect(first.status, first.text).toBe(200);
+      expect((JSON.parse(first.text) as Seen).url).toBe("/first");
+      spies.forEach((spy) => spy.mockClear());
+      for (let i = 0; i < 20; i++) expect((await send(port, `/app/hot/${i}`, { host: appHost })).status).toBe(200);
+      expect(spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBe(0);
+      // The site's other addresses stay unpublished.
+      expect((await send(port, "/", { host: appHost })).status).toBe(404);
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+      routes().set(other, { status: "stopped", target: null });
+      await ledger.close();
     }
   });
 

@@ -364,6 +364,22 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     expect(home.headers["content-type"]).toContain("text/html");
   }, 90_000);
 
+  it("serves an app whose project never published pages: /app/ answers at the address its first setup gave it", async () => {
+    const created = await apiJson<{ id: string }>("/app/sites", tokens.ada, json({ repohost_url: `https://github.com/${autoRepo.owner}/${autoRepo.name}`, name: "App Only" }));
+    const setup = await api(`/app/sites/${created.id}/deployment`, tokens.ada, json({ build_mode: "auto" }, undefined, "PUT"));
+    expect(setup.status).toBe(201);
+    const { slug } = await deploymentOf(tokens.ada, created.id);
+    expect(slug).toBe("app-only");
+    expect((await site(slug, "/app/")).status).toBe(503); // set up, never deployed: the app's own page, not "No site here"
+
+    const { stream } = await deploy(tokens.ada, created.id);
+    expect(stream.end, stream.text).toMatchObject({ event: "done" });
+    expect((await appJson(slug, "/app/hello")).path).toBe("/hello");
+    // Nothing else is served there: no pages were published.
+    expect((await site(slug, "/")).status).toBe(404);
+    await api(`/app/sites/${created.id}`, tokens.ada, { method: "DELETE" });
+  }, 90_000);
+
   it("deploys the repository's Dockerfile: the job stream carries the build log and ends with finished_at; the run is listed", async () => {
     const { run_id, job_id, stream } = await deploy(tokens.ada, sites.docker);
     expect(stream.text).toContain("Step 1/");

@@ -18,6 +18,7 @@ import { memberCookieName } from "../site-runtime/dynamic/member-session.js";
 import { createHostRouter, type HostResolver } from "../site-runtime/host-router.js";
 import type { NodeListener } from "../site-runtime/site-runtime.js";
 import { noAnswerPage, notRunningPage, plainAnswer, signInFirstPage, signInRedirect, writeToSocket, type PageFrame, type ProxyAnswer } from "./app-pages.js";
+import { createAppOnlySites } from "./app-only-sites.js";
 import { AppTargets, type AppConnection, type AppTargetsOptions } from "./app-targets.js";
 import { appPath, appRequestHeaders, isAppUrl, type AppVisitor } from "./request-headers.js";
 import { appResponseHeaders, holdSetCookies } from "./response-headers.js";
@@ -106,6 +107,7 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
   const projects = container.resolve(ProjectCache);
   const sessions = container.resolve(MemberSessionCache);
   const routes = container.resolve(AppRoutes);
+  const appOnly = createAppOnlySites(reposite);
   const clock = container.resolve<Clock>(CLOCK);
   const targets = new AppTargets(routes, options.targets);
   const trustProxy = options.trustProxy ?? false;
@@ -238,11 +240,20 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
         const slug = route(headers.host);
         if (slug === null || !SLUG.test(slug)) return next(req, res);
         const known = sites.peek(slug);
-        if (known === null) return next(req, res);
         if (known) return void serveHttp(req, res, known.site, headers, url);
-        // A site not in memory yet: loaded once; an unknown one is the runtime's to answer.
+        const withoutPages = () => {
+          const app = appOnly.peek(slug);
+          if (app) return void serveHttp(req, res, app, headers, url);
+          if (app === null) return next(req, res);
+          appOnly.get(slug).then(
+            (site) => (site ? serveHttp(req, res, site, headers, url) : next(req, res)),
+            () => next(req, res),
+          );
+        };
+        if (known === null) return withoutPages();
+        // A site not in memory yet: loaded once; an address with neither pages nor an app is the runtime's to answer.
         sites.get(slug).then(
-          (site) => (site ? serveHttp(req, res, site.site, headers, url) : next(req, res)),
+          (site) => (site ? serveHttp(req, res, site.site, headers, url) : withoutPages()),
           () => next(req, res),
         );
       };
@@ -254,19 +265,19 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
       const headers = readHeaders(req.rawHeaders);
       const slug = route(headers.host);
       if (slug === null) return false;
-      const known = SLUG.test(slug) ? sites.peek(slug) : null;
-      if (known !== undefined) {
-        void serveUpgrade(req, socket, head, known?.site ?? null, headers, url);
-      } else {
-        sites.get(slug).then(
-          (site) => serveUpgrade(req, socket, head, site?.site ?? null, headers, url),
-          (error: unknown) => failed(socket, req, error),
-        );
+      if (!SLUG.test(slug)) {
+        void serveUpgrade(req, socket, head, null, headers, url);
+        return true;
       }
+      const site = async () => (await sites.get(slug))?.site ?? appOnly.peek(slug) ?? (await appOnly.get(slug));
+      const known = sites.peek(slug)?.site ?? (sites.peek(slug) === null ? appOnly.peek(slug) : undefined);
+      if (known !== undefined) void serveUpgrade(req, socket, head, known, headers, url);
+      else site().then((found) => serveUpgrade(req, socket, head, found, headers, url), (error: unknown) => failed(socket, req, error));
       return true;
     },
 
     close() {
+      appOnly.close();
       targets.close();
     },
   };
