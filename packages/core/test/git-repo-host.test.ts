@@ -1,11 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort,readTar, repoHostContract } from "@reposite/test-support";
+import { freePort, readTar, repoHostContract, failure, git, GIT_ENV } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RepositeError } from "../src/errors.js";
 import { createGitRepoHost, parseGitLink } from "../src/repo-host/git-repo-host.js";
 import type { RepoHost, RepoLink } from "../src/ports/repo-host.js";
 
@@ -17,18 +16,6 @@ interface GitServer {
   commits: Record<string, string>;
   close(): Promise<void>;
 }
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Ada",
-  GIT_AUTHOR_EMAIL: "ada@example.com",
-  GIT_COMMITTER_NAME: "Ada",
-  GIT_COMMITTER_EMAIL: "ada@example.com",
-};
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args], { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
 
 async function waitForPort(port: number, daemon: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -196,14 +183,6 @@ describe("createGitRepoHost against a local git daemon", () => {
       .filter((entry) => entry.type === "file")
       .map((entry) => entry.path)
       .sort();
-  };
-  const failure = async (promise: Promise<unknown>) => {
-    const error = await promise.then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
-    return error;
   };
   const scratchIsEmpty = async () => expect(await readdir(workDir).catch(() => [])).toEqual([]);
 

@@ -1,7 +1,6 @@
-import { startFakeGitHub, readTar, repoHostContract, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
+import { startFakeGitHub, readTar, repoHostContract, type FakeGitHub, type FakeRepo, failure } from "@reposite/test-support";
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RepositeError } from "../src/errors.js";
 import { createGitHubRepoHost, type GitHubRepoHostOptions } from "../src/repo-host/index.js";
 
 const H3: FakeRepo = {
@@ -44,16 +43,6 @@ repoHostContract("GitHub Enterprise (apiUrl with /api/v3) against the fake GitHu
     teardown: () => fake.close(),
   };
 });
-
-/** The error a promise rejects with, checked to be a RepositeError. */
-async function failure(promise: Promise<unknown>): Promise<RepositeError> {
-  const error = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
-  return error;
-}
 
 describe("createGitHubRepoHost", () => {
   let fake: FakeGitHub;

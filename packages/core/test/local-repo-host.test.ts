@@ -1,24 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { readTar, repoHostContract } from "@reposite/test-support";
+import { readTar, repoHostContract, failure, git } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RepositeError } from "../src/errors.js";
 import type { RepoHost, RepoLink } from "../src/ports/repo-host.js";
 import { createLocalRepoHost } from "../src/repo-host/local-repo-host.js";
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Ada",
-  GIT_AUTHOR_EMAIL: "ada@example.com",
-  GIT_COMMITTER_NAME: "Ada",
-  GIT_COMMITTER_EMAIL: "ada@example.com",
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", ...args], { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
 
 /**
  * <root>/allowed/plain: a plain folder (README, hello.txt, node_modules, .git-like folder, a link out);
@@ -102,15 +89,6 @@ async function files(stream: ReadableStream<Uint8Array>): Promise<Map<string, st
       .filter((entry) => entry.type === "file")
       .map((entry) => [entry.path.split("/").slice(1).join("/"), Buffer.from(entry.content).toString("utf8")]),
   );
-}
-
-async function failure(promise: Promise<unknown>): Promise<RepositeError> {
-  const error = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
-  return error;
 }
 
 describe("createLocalRepoHost", () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createReposite, RepositeError, type Reposite } from "../src/index.js";
-import { startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
+import { startFakeGitHub, type FakeGitHub, failure } from "@reposite/test-support";
 import { createStorage, type Storage } from "unstorage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REPO_HOST_AUTHORIZERS, type RepoHostAuthorizer } from "../src/ports/repo-host-auth.js";
@@ -72,15 +72,6 @@ async function connected(accountId: string) {
   const { url } = await repoAccess.connect(accountId, { repo: PRIVATE });
   const { code, state } = await authorize(url);
   await repoAccess.finish(state, code);
-}
-
-async function failure(promise: Promise<unknown>): Promise<RepositeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
-  return error;
 }
 
 /** Every stored key and value, as text. */

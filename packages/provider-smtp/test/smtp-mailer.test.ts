@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { RepositeError } from "@reposite/core";
-import { freePort,mailerContract, type ReceivedMail } from "@reposite/test-support";
+import { freePort, mailerContract, type ReceivedMail, failure } from "@reposite/test-support";
 import { simpleParser, type AddressObject } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
@@ -79,15 +79,6 @@ mailerContract("SMTP provider against smtp-server on loopback", async () => {
     },
   };
 });
-
-async function failure(promise: Promise<unknown>): Promise<RepositeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!RepositeError.isInstance(error)) throw new Error(`expected a RepositeError, got ${String(error)}`);
-  return error;
-}
 
 describe("createSmtpMailer", () => {
   it("reports a login the server refuses as 502 mail_failed, without the password", async () => {

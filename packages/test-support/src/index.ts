@@ -38,3 +38,5 @@ export {
 export { startImageHost, TEST_PNG, TEST_SVG, type ImageHost } from "./image-host.js";
 export { codeTestHost } from "./code-test-host.js";
 export { getWithHost } from "./get-with-host.js";
+export { failure } from "./repo-errors.js";
+export { git, GIT_ENV } from "./git.js";
