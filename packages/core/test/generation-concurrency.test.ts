@@ -2,6 +2,7 @@ import { startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { createStorage } from "unstorage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createReadmeAuthor, createReposite, GENERATIONS_AT_A_TIME, PAGE_AUTHOR, type PageAuthor, type Reposite } from "../src/index.js";
+import { finish } from "./job-chain.js";
 
 /** The README author, held at the door until the test lets every page through. */
 function gatedAuthor() {
@@ -16,17 +17,6 @@ function gatedAuthor() {
     },
   };
   return { author, open: () => open() };
-}
-
-async function finish(reposite: Reposite, ownerId: string, firstJobId: string): Promise<void> {
-  for (let id: string | null = firstJobId; id; ) {
-    let job = await reposite.jobs.get(ownerId, id);
-    while (job.status === "running") {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      job = await reposite.jobs.get(ownerId, id);
-    }
-    id = job.next_job_id;
-  }
 }
 
 describe(`${GENERATIONS_AT_A_TIME} generations at a time per account, under concurrent requests`, () => {

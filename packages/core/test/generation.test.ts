@@ -2,17 +2,7 @@ import { createMemoryContainerRuntime, startFakeGitHub, type FakeGitHub } from "
 import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReposite, GENERATIONS_PER_DAY, type Reposite } from "../src/index.js";
-
-async function finish(reposite: Reposite, ownerId: string, firstJobId: string): Promise<void> {
-  for (let id: string | null = firstJobId; id; ) {
-    let job = await reposite.jobs.get(ownerId, id);
-    while (job.status === "running") {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      job = await reposite.jobs.get(ownerId, id);
-    }
-    id = job.next_job_id;
-  }
-}
+import { finish } from "./job-chain.js";
 
 describe("generation limits", () => {
   it(`allow ${GENERATIONS_PER_DAY} generations per 24 hours per account, then 429 generation_limit`, async () => {
