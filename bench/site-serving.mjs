@@ -42,39 +42,43 @@ const TARGETS = { bare: 0.95, nginx: 0.85 };
 // ------------------------------------------------------------------------------------------------
 // Servers (child processes)
 
+/** A repo host that knows every `https://code.test/lumen-dev/<name>`: projects are made without a network. */
+const lumenRepoHost = {
+  id: "bench",
+  parseLink: (link) => {
+    const match = /^https:\/\/code\.test\/lumen-dev\/([a-z0-9-]+)$/.exec(link);
+    return match ? { host: "bench", owner: "lumen-dev", name: match[1], url: link } : null;
+  },
+  getRepository: async (repo) => ({
+    owner: repo.owner,
+    name: repo.name,
+    url: repo.url,
+    private: false,
+    description: `Status pages and uptime checks you host yourself (${repo.name})`,
+    topics: ["monitoring", "status-page", "uptime"],
+    defaultBranch: "main",
+  }),
+  getReadme: async () => README,
+  getSourceArchive: async () => {
+    throw new Error("not used by the benchmark");
+  },
+};
+
 /** The reference server on a temp data dir, with one account, one project and its published site. */
 async function runReference(workDir) {
   const core = await import("@reposite/core");
   const { startServer } = await import("@reposite/server");
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  // A repo host that knows one repository: projects are made without a network.
-  const repoHost = {
-    id: "bench",
-    parseLink: (link) => (link === "https://code.test/lumen-dev/lumen" ? { host: "bench", owner: "lumen-dev", name: "lumen", url: link } : null),
-    getRepository: async (repo) => ({
-      owner: repo.owner,
-      name: repo.name,
-      url: repo.url,
-      private: false,
-      description: "Status pages and uptime checks you host yourself",
-      topics: ["monitoring", "status-page", "uptime"],
-      defaultBranch: "main",
-    }),
-    getReadme: async () => README,
-    getSourceArchive: async () => {
-      throw new Error("not used by the benchmark");
-    },
-  };
   const reposite = core.createReposite({
-    repoHosts: [repoHost],
+    repoHosts: [lumenRepoHost],
     config: { dataDir: join(workDir, "data"), baseUrl, sitesDomain: `localhost:${port}` },
   });
   const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
 
   const { account } = await reposite.accounts.findOrCreate("bench@example.com");
   const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen" });
-  const facts = await repoHost.getRepository(repoHost.parseLink(project.repohost_url));
+  const facts = await lumenRepoHost.getRepository(lumenRepoHost.parseLink(project.repohost_url));
 
   // The landing page as Reposite writes it without a language model (the README author), drawn
   // by renderPage in the project's design: the bytes a real published site serves at `/`.
@@ -174,28 +178,8 @@ async function runMemory(workDir, count) {
   const core = await import("@reposite/core");
   const { startServer } = await import("@reposite/server");
   const port = await freePort();
-  const repoHost = {
-    id: "bench",
-    parseLink: (link) => {
-      const match = /^https:\/\/code\.test\/lumen-dev\/([a-z0-9-]+)$/.exec(link);
-      return match ? { host: "bench", owner: "lumen-dev", name: match[1], url: link } : null;
-    },
-    getRepository: async (repo) => ({
-      owner: repo.owner,
-      name: repo.name,
-      url: repo.url,
-      private: false,
-      description: `Status pages and uptime checks you host yourself (${repo.name})`,
-      topics: ["monitoring", "status-page", "uptime"],
-      defaultBranch: "main",
-    }),
-    getReadme: async () => README,
-    getSourceArchive: async () => {
-      throw new Error("not used by the benchmark");
-    },
-  };
   const reposite = core.createReposite({
-    repoHosts: [repoHost],
+    repoHosts: [lumenRepoHost],
     config: { dataDir: join(workDir, "memory-data"), baseUrl: `http://127.0.0.1:${port}`, sitesDomain: `localhost:${port}` },
   });
   const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
