@@ -14,6 +14,10 @@ import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
 import { AppContainers } from "./hosting/app-containers.js";
+import { AppDisk } from "./hosting/app-disk.js";
+import { AppFixer } from "./hosting/app-fixer.js";
+import { AppOperations } from "./hosting/app-operations.js";
+import { AppTerminal } from "./hosting/app-terminal.js";
 import { AppRecovery } from "./hosting/app-recovery.js";
 import { BuildQueue } from "./hosting/build-queue.js";
 import { DeployPipeline } from "./hosting/deploy-pipeline.js";
@@ -131,6 +135,12 @@ export interface Reposite {
   readonly forum: ForumService;
   /** App hosting: setup, env, deploys, runs, stop/start/restart, removal, resources, recovery at start. */
   readonly hosting: HostingService;
+  /** `POST …/deployment/fix` and `DELETE …/deployment/override`: a failed app's Dockerfile fixed (by the model, or by rules without one). */
+  readonly appFixer: AppFixer;
+  /** An app's logs, metrics and data reset. */
+  readonly appOperations: AppOperations;
+  /** A shell in an app's container, for its owner's browser session. */
+  readonly appTerminal: AppTerminal;
   /** The `/app/` proxy's table: each app's state and target, in memory. */
   readonly appRoutes: AppRoutes;
   /** Lets go of what the ports hold (storage handles, timers). */
@@ -182,9 +192,13 @@ const SERVICES = [
   DeployRunStore,
   BuildQueue,
   AppContainers,
+  AppDisk,
   DeployPipeline,
   AppRecovery,
   HostingService,
+  AppFixer,
+  AppOperations,
+  AppTerminal,
 ];
 
 /**
@@ -253,6 +267,9 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     members: container.resolve(MembersService),
     forum: container.resolve(ForumService),
     hosting: container.resolve(HostingService),
+    appFixer: container.resolve(AppFixer),
+    appOperations: container.resolve(AppOperations),
+    appTerminal: container.resolve(AppTerminal),
     appRoutes: container.resolve(AppRoutes),
     async close() {
       // Runs under way end `failed` (the server stopped) and are stored; queued runs stay queued.

@@ -13,11 +13,16 @@ export { AppRoutes, type AppRoute, type AppTarget, type AppLease } from "./hosti
 export { HOSTING_ENTITLEMENTS, allowAllHosting, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 export { HostingService, type SetupResult, type DeployStarted } from "./hosting/hosting-service.js";
 export { HostingAvailability } from "./hosting/hosting-availability.js";
+export { AppDisk } from "./hosting/app-disk.js";
+export { AppFixer } from "./hosting/app-fixer.js";
+export { AppOperations } from "./hosting/app-operations.js";
+export { AppTerminal } from "./hosting/app-terminal.js";
+export { DIAGNOSIS_KINDS, type Diagnosis, type DiagnosisKind, type DiagnosisEvidence } from "./hosting/diagnosis/diagnosis.js";
 export { HOSTING_SETTINGS, DEFAULT_HOSTING_SETTINGS, FREE_TIER, type HostingSettings } from "./hosting/hosting-settings.js";
 export { BUILD_MODES, BARE_BASE_IMAGES, DEFAULT_SETUP, type BuildMode, type BareBaseImage, type DeploymentSetup, type SetupInput } from "./hosting/deployment-setup.js";
 export { MASKED_VALUE, MAX_ENV_KEYS, type EnvView } from "./hosting/deployment-env.js";
 export { shownStatus, type AppContainer, type DeploymentRecord, type DeploymentView, type LastRunView } from "./hosting/deployment-record.js";
-export { RUN_STATUSES, RUNS_KEPT, SERVER_STOPPED_REASON, type RunStatus, type RunView, type RunDetailView, type DeployRunRecord } from "./hosting/deploy-run.js";
+export { RUN_STATUSES, RUNS_KEPT, SERVER_STOPPED_REASON, type RunStatus, type RunView, type RunDetailView, type DeployRunRecord, type DockerfileSource } from "./hosting/deploy-run.js";
 export { BUILDS_AT_A_TIME, BUILDS_PER_DAY } from "./hosting/build-queue.js";
 export { RUN_LOG_LIMITS, type RunLogLimits } from "./hosting/run-log.js";
 export { createSecretMasker, MIN_MASKED_LENGTH } from "./hosting/secret-masker.js";

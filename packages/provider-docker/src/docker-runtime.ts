@@ -10,6 +10,7 @@ import type {
 } from "@reposite/core";
 import Docker from "dockerode";
 import { buildImage, engineMessage } from "./docker-build.js";
+import { execInContainer, openTerminal } from "./docker-exec.js";
 
 export interface DockerRuntimeOptions {
   /**
@@ -91,7 +92,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     get name() {
       return version ? `docker ${version}` : "docker";
     },
-    capabilities: { stats: true, execTty: true },
+    capabilities: { stats: true, exec: true, execTty: true },
 
     async ping() {
       // dockerode passes `abortSignal` on; its types do not know it.
@@ -251,6 +252,20 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
       if (!volume) return null;
       const size = volume.UsageData?.Size ?? -1;
       return size >= 0 ? size : null;
+    },
+
+    async containerSize(id: string) {
+      // `size: true` makes the Engine measure the writable layer (SizeRw); slower than a plain inspect.
+      const info = (await docker.getContainer(id).inspect({ size: true } as Docker.ContainerInspectOptions).catch(ifMissing(null))) as (Docker.ContainerInspectInfo & { SizeRw?: number }) | null;
+      return info ? (info.SizeRw ?? 0) : null;
+    },
+
+    exec(id, command, execOptions) {
+      return execInContainer(docker, id, command, execOptions);
+    },
+
+    openTerminal(id, terminalOptions) {
+      return openTerminal(docker, id, terminalOptions);
     },
 
     async stats(id: string): Promise<ContainerStats> {

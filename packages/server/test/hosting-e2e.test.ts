@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
-import { buildLocalBaseImages, docker, dockerForTests, freePort, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
+import { buildLocalBaseImages, docker, dockerForTests, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { json } from "./harness.js";
@@ -135,23 +135,7 @@ const dockerRepo = (version: string, steps: string[] = []): FakeRepo => ({
 const queuedRepo: FakeRepo = { ...dockerRepo("queued-1"), name: "echo-queued" };
 
 /** Every container, image, volume and network labelled with this run goes. */
-async function removeEverything(): Promise<void> {
-  const filter = `label=${RUN_LABEL}=${run}`;
-  const ids = async (args: string[]) => (await docker(args)).stdout.split("\n").filter(Boolean);
-  const containers = await ids(["ps", "-aq", "--filter", filter]);
-  if (containers.length) await docker(["rm", "-f", "-v", ...containers]);
-  // Tagged images first (their untagged parents go with them), then layers left by failed builds,
-  // one by one: a parent cannot go before its children.
-  for (let round = 0; round < 5; round++) {
-    const images = [...new Set(await ids(["images", "-aq", "--filter", filter]))];
-    if (images.length === 0) break;
-    for (const image of images) await docker(["rmi", "-f", image]).catch(() => undefined);
-  }
-  const volumes = await ids(["volume", "ls", "-q", "--filter", filter]);
-  if (volumes.length) await docker(["volume", "rm", "-f", ...volumes]);
-  const networks = await ids(["network", "ls", "-q", "--filter", filter]);
-  if (networks.length) await docker(["network", "rm", ...networks]);
-}
+const removeEverything = () => removeLabelled(RUN_LABEL, run);
 
 /** The app containers of one project on the Engine (running or not). */
 async function containersOf(siteId: string): Promise<string[]> {

@@ -297,3 +297,24 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+
+/**
+ * Removes everything on the Engine carrying label `key=value`: containers (with their anonymous
+ * volumes), images (a few rounds, children before parents), named volumes and networks. Tests
+ * label what they make with their run's own value and call this at the end.
+ */
+export async function removeLabelled(key: string, value: string): Promise<void> {
+  const filter = `label=${key}=${value}`;
+  const ids = async (args: string[]) => (await docker(args)).stdout.split("\n").filter(Boolean);
+  const containers = await ids(["ps", "-aq", "--filter", filter]);
+  if (containers.length) await docker(["rm", "-f", "-v", ...containers]);
+  for (let round = 0; round < 5; round++) {
+    const images = [...new Set(await ids(["images", "-aq", "--filter", filter]))];
+    if (images.length === 0) break;
+    for (const image of images) await docker(["rmi", "-f", image]).catch(() => undefined);
+  }
+  const volumes = await ids(["volume", "ls", "-q", "--filter", filter]);
+  if (volumes.length) await docker(["volume", "rm", "-f", ...volumes]);
+  const networks = await ids(["network", "ls", "-q", "--filter", filter]);
+  if (networks.length) await docker(["network", "rm", ...networks]);
+}

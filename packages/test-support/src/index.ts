@@ -18,6 +18,7 @@ export {
   docker,
   dockerAvailable,
   dockerForTests,
+  removeLabelled,
   buildLocalBaseImages,
   waitForHttp,
   LOCAL_BASE_IMAGES,

@@ -216,7 +216,7 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
 
   return {
     name: options.name ?? "memory",
-    capabilities: { stats: true, execTty: false },
+    capabilities: { stats: true, exec: false, execTty: false },
 
     async ping() {},
 
@@ -407,6 +407,11 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
       let bytes = 0;
       for (const content of volume.files.values()) bytes += content.byteLength;
       return bytes;
+    },
+
+    async containerSize(id) {
+      // Apps here write only to their volume: the writable layer stays empty.
+      return findContainer(id) ? 0 : null;
     },
 
     async stats(id): Promise<ContainerStats> {

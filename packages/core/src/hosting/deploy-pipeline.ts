@@ -11,6 +11,7 @@ import { ProjectStore } from "../projects/project-store.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
+import { AppDisk } from "./app-disk.js";
 import { appLabels, imageTag } from "./app-names.js";
 import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build-context.js";
 import { BuildQueue } from "./build-queue.js";
@@ -19,7 +20,7 @@ import { DeployRunStore } from "./deploy-run-store.js";
 import type { DeploymentRecord } from "./deployment-record.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { autoRecipe, bareRecipe, repositoryRecipe, type ImageRecipe } from "./image-recipe.js";
+import { autoRecipe, bareRecipe, givenRecipe, repositoryRecipe, type ImageRecipe } from "./image-recipe.js";
 import { RunLog } from "./run-log.js";
 import { createSecretMasker } from "./secret-masker.js";
 
@@ -57,6 +58,7 @@ export class DeployPipeline {
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(BuildQueue) private readonly queue: BuildQueue,
     @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(AppDisk) private readonly disk: AppDisk,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
@@ -116,7 +118,7 @@ export class DeployPipeline {
       }
       await untilAborted(this.queue.waitForTurn(runId), signal);
       started = true;
-      const { project, deployment } = await this.begin(siteId, runId);
+      const { project, deployment, run } = await this.begin(siteId, runId);
       const runtime = this.availability.runtime();
       const env = await this.containers.openEnv(siteId, deployment);
       addSecrets(env);
@@ -136,8 +138,13 @@ export class DeployPipeline {
           await mkdir(workDir, { recursive: true, mode: 0o700 });
           await spoolArchive(await this.repoAccess.sourceArchive(project.owner_id, project.repository.url, setup.ref === "HEAD" ? undefined : setup.ref), archive);
           const facts = await readArchiveFacts(archive);
-          recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env) : repositoryRecipe(setup, facts);
-          if (setup.build_mode === "auto") log.line(`No Dockerfile needed: Reposite wrote one (${recipe.dockerfile}).`);
+          if (run.dockerfile !== null) {
+            recipe = givenRecipe(run.dockerfile);
+            log.line(run.dockerfile_source === "fix" ? "Building the Dockerfile this fix attempt wrote." : "Building the fixed Dockerfile the service kept (DELETE …/deployment/override builds the repository's own again).");
+          } else {
+            recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env) : repositoryRecipe(setup, facts);
+            if (setup.build_mode === "auto") log.line(`No Dockerfile needed: Reposite wrote one (${recipe.dockerfile}).`);
+          }
           context = buildContext(archive, recipe.extra);
         }
         throwIfAborted(signal);
@@ -173,6 +180,7 @@ export class DeployPipeline {
         await rm(archive, { force: true });
       }
       await this.end(siteId, runId, log, { status: "done", reason: null, exit_oom: false });
+      await this.disk.afterDeploy(siteId);
     } catch (error) {
       const failure = this.failureOf(error, signal, mask);
       if (!started && this.shutdown.signal.aborted) {
@@ -190,14 +198,15 @@ export class DeployPipeline {
   }
 
   /** The run leaves the queue: `building`, shown on the deployment too. */
-  private async begin(siteId: string, runId: string): Promise<{ project: ProjectRecord; deployment: DeploymentRecord }> {
-    await this.runs.modify(siteId, runId, (run) => ({ ...run, status: "building", started_at: this.now() }));
+  private async begin(siteId: string, runId: string): Promise<{ project: ProjectRecord; deployment: DeploymentRecord; run: DeployRunRecord }> {
+    const run = await this.runs.modify(siteId, runId, (record) => ({ ...record, status: "building", started_at: this.now() }));
+    if (!run) throw new RunFailure("The run was removed before its turn came.");
     const project = await this.store.modify(siteId, (record) =>
       record.deployment ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status: "building" }, updated_at: this.now() } } : record,
     );
     if (!project?.deployment) throw new RunFailure("The app was removed before its turn came.");
     this.containers.publish(siteId, project.deployment);
-    return { project, deployment: project.deployment };
+    return { project, deployment: project.deployment, run };
   }
 
   private async setRunStatus(siteId: string, runId: string, status: RunStatus): Promise<void> {

@@ -1,4 +1,5 @@
 import type { BuildMode } from "./deployment-setup.js";
+import type { Diagnosis } from "./diagnosis/diagnosis.js";
 
 /**
  * A run's states: `queued` (waiting for a build slot), `building`, `starting` (container up, health
@@ -32,8 +33,15 @@ export interface DeployRunRecord {
   reason: string | null;
   /** The new container was killed for using more memory than its limit. */
   exit_oom: boolean;
-  /** Room for part 2's diagnosis of a failure (`title`, `detail`, `fix`, `limit`); null for now. */
-  diagnosis: null;
+  /** What went wrong, for a failed run; null otherwise. */
+  diagnosis: Diagnosis | null;
+  /**
+   * Where the Dockerfile came from: the repository's (or `auto`'s, or the bare box's), the fix
+   * the service kept (`override`), or an attempt of `POST …/deployment/fix` (`fix`).
+   */
+  dockerfile_source: DockerfileSource;
+  /** The Dockerfile this run built when it was not the repository's (an override or a fix attempt). */
+  dockerfile: string | null;
   /** The image this run built (removed when the run failed or a later run replaced it). */
   image: string | null;
   /** Log lines written in total (before the cap). */
@@ -43,7 +51,7 @@ export interface DeployRunRecord {
 }
 
 /** A run in `GET …/deployment/runs`: the record without whose it is and its log. */
-export type RunView = Omit<DeployRunRecord, "site_id" | "owner_id" | "image" | "log_lines" | "log_tail">;
+export type RunView = Omit<DeployRunRecord, "site_id" | "owner_id" | "image" | "log_lines" | "log_tail" | "dockerfile">;
 
 /** One run read singly: with the kept end of its log. */
 export interface RunDetailView extends RunView {
@@ -51,9 +59,11 @@ export interface RunDetailView extends RunView {
   log_tail: string;
 }
 
+export type DockerfileSource = "repository" | "override" | "fix";
+
 export const isRunUnderWay = (status: RunStatus): boolean => status === "queued" || status === "building" || status === "starting";
 
-export function toRunView({ site_id, owner_id, image, log_lines, log_tail, ...view }: DeployRunRecord): RunView {
+export function toRunView({ site_id, owner_id, image, log_lines, log_tail, dockerfile, ...view }: DeployRunRecord): RunView {
   return view;
 }
 

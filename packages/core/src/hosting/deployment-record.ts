@@ -1,6 +1,7 @@
 import type { DeploymentStatus } from "../projects/deployment.js";
 import type { DeployRunRecord, RunStatus } from "./deploy-run.js";
 import type { DeploymentSetup } from "./deployment-setup.js";
+import type { Diagnosis } from "./diagnosis/diagnosis.js";
 
 /** The container an app runs in (or stopped in), as the deployment remembers it. */
 export interface AppContainer {
@@ -39,6 +40,10 @@ export interface DeploymentRecord {
   run: { run_id: string; status: RunStatus } | null;
   /** The app's container was last killed for using more memory than its limit. */
   last_exit_oom: boolean;
+  /** A Dockerfile that `POST …/deployment/fix` made work, used by later deploys instead of the repository's. */
+  override?: { dockerfile: string; run_id: string; saved_at: string } | null;
+  /** Why the service stopped the app (its disk went over the limit), shown by the read; null when the owner stopped it or it runs. */
+  stopped_reason?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -58,8 +63,10 @@ export interface LastRunView {
   status: RunStatus;
   finished_at: string | null;
   reason: string | null;
-  /** Part 2 explains failures here; null for now. */
-  diagnosis: null;
+  /** What went wrong, for a failed run. */
+  diagnosis: Diagnosis | null;
+  /** The app was killed for using more memory than its limit in this run. */
+  last_exit_oom: boolean;
 }
 
 /** `GET /app/sites/{site_id}/deployment`: the setup's fields, then the app's state. */
@@ -71,6 +78,10 @@ export interface DeploymentView extends DeploymentSetup {
   last_exit_oom: boolean;
   /** Names of the env values set (their values are never shown; `GET …/deployment/env`). */
   env_keys: string[];
+  /** Deploys build the Dockerfile a fix made, not the repository's (`DELETE …/deployment/override` forgets it). */
+  override: boolean;
+  /** Why the service stopped the app, or null. */
+  stopped_reason: string | null;
 }
 
 export function toDeploymentView(slug: string | null, record: DeploymentRecord, lastRun: DeployRunRecord | null): DeploymentView {
@@ -80,9 +91,18 @@ export function toDeploymentView(slug: string | null, record: DeploymentRecord, 
     status: shownStatus(record),
     url: record.url,
     last_run: lastRun
-      ? { run_id: lastRun.run_id, status: lastRun.status, finished_at: lastRun.finished_at, reason: lastRun.reason, diagnosis: lastRun.diagnosis }
+      ? {
+          run_id: lastRun.run_id,
+          status: lastRun.status,
+          finished_at: lastRun.finished_at,
+          reason: lastRun.reason,
+          diagnosis: lastRun.diagnosis,
+          last_exit_oom: lastRun.exit_oom,
+        }
       : null,
     last_exit_oom: record.last_exit_oom,
     env_keys: Object.keys(record.env).sort(),
+    override: Boolean(record.override),
+    stopped_reason: record.stopped_reason ?? null,
   };
 }

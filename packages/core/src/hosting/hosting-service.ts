@@ -14,6 +14,7 @@ import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { AppContainers } from "./app-containers.js";
+import { AppDisk } from "./app-disk.js";
 import { AppRecovery, type RecoveryReport } from "./app-recovery.js";
 import { imageTag } from "./app-names.js";
 import { BuildQueue } from "./build-queue.js";
@@ -59,6 +60,7 @@ export class HostingService {
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppRecovery) private readonly recovery: AppRecovery,
     @inject(SecretBox) private readonly secrets: SecretBox,
+    @inject(AppDisk) private readonly disk: AppDisk,
     @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
@@ -103,6 +105,8 @@ export class HostingService {
             last_run_id: null,
             run: null,
             last_exit_oom: false,
+            override: null,
+            stopped_reason: null,
             created_at: now,
             updated_at: now,
           };
@@ -177,8 +181,22 @@ export class HostingService {
    */
   async deploy(ownerId: string, siteId: string): Promise<DeployStarted> {
     this.availability.runtime();
-    const { deployment } = await this.owned(ownerId, siteId);
+    await this.owned(ownerId, siteId);
     await this.assertMayHost(ownerId, siteId);
+    await this.disk.assertRoom(siteId);
+    return this.startRun(ownerId, siteId);
+  }
+
+  /**
+   * Queues a run (ownership, payment and room already checked by the caller). Without `dockerfile`
+   * it builds the kept override when there is one, else the repository's; with it, that Dockerfile
+   * (a fix attempt, which is not kept unless it works).
+   */
+  async startRun(ownerId: string, siteId: string, attempt?: { dockerfile: string }): Promise<DeployStarted> {
+    const { deployment } = await this.owned(ownerId, siteId);
+    const override = deployment.override ?? null;
+    const source = attempt ? "fix" : override && deployment.setup.build_mode !== "bare" ? "override" : "repository";
+    const dockerfile = attempt ? attempt.dockerfile : source === "override" ? override!.dockerfile : null;
     const runId = this.ids.newId("run");
     return this.queue.enqueue({ run_id: runId, site_id: siteId, owner_id: ownerId }, async () => {
       const job = await this.jobs.start({ ownerId, siteId, type: "deploy", runId }, this.pipeline.work(siteId, runId));
@@ -196,6 +214,8 @@ export class HostingService {
         reason: null,
         exit_oom: false,
         diagnosis: null,
+        dockerfile_source: source,
+        dockerfile,
         image: null,
         log_lines: 0,
         log_tail: [],
@@ -304,12 +324,15 @@ export class HostingService {
    * At start: puts running apps back in the `/app/` table (found by their labels), ends runs the
    * stopped server left `building` or `starting` as `failed`, and takes queued runs up again.
    */
-  recover(): Promise<RecoveryReport> {
-    return this.recovery.recover();
+  async recover(): Promise<RecoveryReport> {
+    const report = await this.recovery.recover();
+    this.disk.watch();
+    return report;
   }
 
   /** Ends runs under way here (`failed`: the server stopped) and waits for them and for old containers being retired; queued runs stay queued. */
   async close(): Promise<void> {
+    await this.disk.close();
     await this.pipeline.close();
     await this.containers.retired();
   }

@@ -56,6 +56,14 @@ export function autoRecipe(facts: ArchiveFacts, images: BaseImages, env: Record<
   return { dockerfile: AUTO_DOCKERFILE, extra: { ...plan.contextFiles, [AUTO_DOCKERFILE]: dockerfile }, buildArgs: env };
 }
 
+/** Where a Dockerfile the service holds (a fix attempt, a kept override) goes in the context. */
+export const GIVEN_DOCKERFILE = ".reposite/Dockerfile.fixed";
+
+/** A Dockerfile the service holds, built against the repository's files. */
+export function givenRecipe(dockerfile: string): ImageRecipe {
+  return { dockerfile: GIVEN_DOCKERFILE, extra: { [GIVEN_DOCKERFILE]: dockerfile } };
+}
+
 /** A bare box on the chosen base image, mapped to the image this server keeps for it. */
 export function bareRecipe(baseImage: BareBaseImage, images: Partial<Record<BareBaseImage, string>>): ImageRecipe {
   return { dockerfile: "Dockerfile", extra: { Dockerfile: `FROM ${images[baseImage] ?? baseImage}\n` }, command: KEEP_ALIVE_COMMAND };

@@ -61,14 +61,52 @@ export interface ContainerRuntime {
   imageSize(id: string): Promise<number | null>;
   volumeSize(name: string): Promise<number | null>;
 
+  /** Bytes the container's writable layer holds (what the app wrote outside its volume), or null when unknown. */
+  containerSize(id: string): Promise<number | null>;
+
   /** Resource use now (with `capabilities.stats`). */
   stats?(id: string): Promise<ContainerStats>;
+
+  /**
+   * Runs a command in a running container without a terminal and answers its exit code and its
+   * output (stdout and stderr in order, cut to `maxBytes`, 64 KB by default). Used to look inside a
+   * failed app (what it listens on). With `capabilities.exec`.
+   */
+  exec?(id: string, command: string[], options?: { timeoutMs?: number; maxBytes?: number }): Promise<ExecResult>;
+
+  /** Opens an interactive shell (`command`) in a running container with a terminal. With `capabilities.execTty`. */
+  openTerminal?(id: string, options: TerminalOptions): Promise<TerminalSession>;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  output: string;
+}
+
+export interface TerminalOptions {
+  command: string[];
+  cols: number;
+  rows: number;
+  env?: Record<string, string>;
+}
+
+/** A terminal on a process in a container: bytes in and out, a size, an end. */
+export interface TerminalSession {
+  write(data: string | Uint8Array): void;
+  resize(cols: number, rows: number): Promise<void>;
+  /** Output as it comes. */
+  onData(listener: (data: Uint8Array) => void): void;
+  /** Called once, when the process ends or the session is closed. */
+  onExit(listener: () => void): void;
+  close(): void;
 }
 
 export interface ContainerRuntimeCapabilities {
   /** `stats()` answers CPU, memory and network use. */
   stats: boolean;
-  /** Commands can run inside a container with a terminal (part 2's terminal). */
+  /** `exec()`: commands can run inside a container and answer their output. */
+  exec: boolean;
+  /** `openTerminal()`: a shell can run inside a container with a terminal. */
   execTty: boolean;
 }
 

@@ -31,6 +31,8 @@ describe("deployment setup", () => {
         last_run: null,
         last_exit_oom: false,
         env_keys: [],
+        override: false,
+        stopped_reason: null,
       },
     });
     // The first setup gave the project an address derived from its name.

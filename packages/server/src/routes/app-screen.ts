@@ -1,0 +1,5 @@
+import type { Reposite } from "@reposite/core";
+import type { H3 } from "h3";
+
+/** SCAFFOLD (issue 12, in progress). */
+export function appScreenRoutes(_app: H3, _reposite: Reposite): void {}
