@@ -25,6 +25,10 @@ export interface MemoryContainerInfo {
   labels: Record<string, string>;
   /** Files of the container's named volume, by path inside the container; null without a volume. */
   volume: Map<string, Buffer> | null;
+  /** Where the container's volume is mounted; null without a volume. */
+  volumePath: string | null;
+  /** Files written outside the volume (the container's writable layer), by path. */
+  layer: Map<string, Buffer>;
   /** Adds a line to the container's output, as the app printing it. */
   log(line: string): void;
 }
@@ -87,6 +91,8 @@ interface MemoryContainer {
   timers: NodeJS.Timeout[];
   rxBytes: number;
   txBytes: number;
+  /** Files written outside the volume: what `containerSize` measures. */
+  layer: Map<string, Buffer>;
 }
 
 interface MemoryVolume {
@@ -105,8 +111,9 @@ const BASE_IMAGE_SIZE = 2_000_000;
  * health check or a proxy talks to it for real.
  *
  * The test app every container runs (unless `options.handler` replaces it):
- * - `PUT /files/<name>` keeps the body as `<volume path>/<name>` in the container's volume (`204`),
- *   `GET /files/<name>` answers it (`404` when missing; `409` without a volume);
+ * - `PUT /files/<name>` keeps the body as `$DATA_DIR/<name>` (the volume's path when DATA_DIR is
+ *   unset): in the container's volume when that is inside it, else in its writable layer, which
+ *   `containerSize` measures (`204`); `GET /files/<name>` answers it (`404` when missing);
  * - any other request answers `200` with `<container name> <env as JSON>`.
  *
  * Builds read the Dockerfile in the tar context: `Step i/n : …` is logged for each instruction,
@@ -191,12 +198,14 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
       env: container.env,
       labels: container.spec.labels,
       volume: container.spec.volume ? (volumes.get(container.spec.volume.name)?.files ?? null) : null,
+      volumePath: container.spec.volume?.path ?? null,
+      layer: container.layer,
       log: (line) => container.output.push(line),
     });
     const server = createServer((request, response) => {
       if (markers.hang) return;
       if (options.handler) options.handler(request, response, info());
-      else void testApp(request, response, info(), container.spec.volume?.path ?? null);
+      else void testApp(request, response, info());
     });
     server.on("connection", (socket) => {
       container.sockets.add(socket);
@@ -322,6 +331,7 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
         timers: [],
         rxBytes: 0,
         txBytes: 0,
+        layer: new Map(),
       };
       containers.set(container.id, container);
       await start(container);
@@ -410,8 +420,11 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
     },
 
     async containerSize(id) {
-      // Apps here write only to their volume: the writable layer stays empty.
-      return findContainer(id) ? 0 : null;
+      const container = findContainer(id);
+      if (!container) return null;
+      let bytes = 0;
+      for (const content of container.layer.values()) bytes += content.byteLength;
+      return bytes;
     },
 
     async stats(id): Promise<ContainerStats> {
@@ -447,17 +460,20 @@ export function createMemoryContainerRuntime(options: MemoryContainerRuntimeOpti
 }
 
 /** The app every container runs unless the options give a handler (see the runtime's doc comment). */
-async function testApp(request: IncomingMessage, response: ServerResponse, container: MemoryContainerInfo, volumePath: string | null) {
+async function testApp(request: IncomingMessage, response: ServerResponse, container: MemoryContainerInfo) {
   const body = await readAll(request);
   const file = /^\/files\/([^/?]+)/.exec(request.url ?? "/")?.[1];
   if (file !== undefined) {
-    if (!container.volume || !volumePath) return send(response, 409, "no volume");
-    const path = `${volumePath.replace(/\/+$/, "")}/${decodeURIComponent(file)}`;
+    // Files go to `$DATA_DIR` (the volume's path by default): inside the volume, or else the writable layer.
+    const dir = (container.env.DATA_DIR ?? container.volumePath ?? "/data").replace(/\/+$/, "");
+    const path = `${dir}/${decodeURIComponent(file)}`;
+    const inVolume = container.volume !== null && container.volumePath !== null && `${path}/`.startsWith(`${container.volumePath.replace(/\/+$/, "")}/`);
+    const files = inVolume ? container.volume! : container.layer;
     if (request.method === "PUT") {
-      container.volume.set(path, body);
+      files.set(path, body);
       return send(response, 204, "");
     }
-    const content = container.volume.get(path);
+    const content = files.get(path);
     return content ? send(response, 200, content) : send(response, 404, "not found");
   }
   send(response, 200, `${container.name} ${JSON.stringify(container.env)}`);

@@ -369,6 +369,50 @@ export function containerRuntimeContract(name: string, setup: () => Promise<Cont
       expect(stats.networkRxBytes).toBeGreaterThanOrEqual(0);
     });
 
+    it("measures a container's writable layer, and writes outside the volume grow it", async () => {
+      const { runtime } = env();
+      const handle = await run("layer", { env: { GREETING: "layer", DATA_DIR: "/tmp" } });
+      await textOf(`http://127.0.0.1:${handle.hostPort}/`);
+      const before = await runtime.containerSize(handle.id);
+      expect(before).toBeGreaterThanOrEqual(0);
+      const put = await fetch(`http://127.0.0.1:${handle.hostPort}/files/big.bin`, { method: "PUT", body: Buffer.alloc(2 * MiB, 1) });
+      expect(put.status).toBe(204);
+      expect(await runtime.containerSize(handle.id)).toBeGreaterThanOrEqual(before! + 2 * MiB);
+      await runtime.removeContainer(handle.id);
+      expect(await runtime.containerSize(handle.id)).toBeNull();
+    });
+
+    it("runs a command inside a container when it has the exec capability", async () => {
+      const { runtime } = env();
+      if (!runtime.capabilities.exec || !runtime.exec) return;
+      const handle = await run("exec");
+      const result = await runtime.exec(handle.id, ["sh", "-c", "echo out; echo err >&2; exit 3"]);
+      expect(result.exitCode).toBe(3);
+      expect(result.output.split("\n").sort()).toEqual(["", "err", "out"]);
+      const cut = await runtime.exec(handle.id, ["sh", "-c", "head -c 5000 /dev/zero"], { maxBytes: 100 });
+      expect(cut).toEqual({ exitCode: 0, output: "\0".repeat(100) });
+    });
+
+    it("opens a terminal inside a container when it has the execTty capability", async () => {
+      const { runtime } = env();
+      if (!runtime.capabilities.execTty || !runtime.openTerminal) return;
+      const handle = await run("terminal");
+      const terminal = await runtime.openTerminal(handle.id, { command: ["sh"], cols: 80, rows: 24 });
+      let screen = "";
+      terminal.onData((data) => (screen += Buffer.from(data).toString()));
+      const exited = new Promise<void>((resolve) => terminal.onExit(resolve));
+      terminal.write("echo $((6*7))x\r");
+      const deadline = Date.now() + 10_000;
+      while (!screen.includes("42x") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(screen).toContain("42x");
+      await terminal.resize(100, 30);
+      terminal.write("stty size\r");
+      while (!screen.includes("30 100") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(screen).toContain("30 100");
+      terminal.write("exit\r");
+      await exited;
+    });
+
     it("finds nothing missing, and removing what is missing is fine", async () => {
       const missing = `${prefix}-missing`;
       expect(await env().runtime.inspectContainer(missing)).toBeNull();
