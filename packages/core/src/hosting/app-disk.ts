@@ -1,21 +1,198 @@
-import { injectable } from "tsyringe";
+import { inject, injectable } from "tsyringe";
+import { conflict } from "../errors.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { AppContainers } from "./app-containers.js";
+import { allAppsLabels, LABEL_SITE, volumeName } from "./app-names.js";
+import { DeployRunStore } from "./deploy-run-store.js";
+import type { DeploymentRecord } from "./deployment-record.js";
+import { storageFullDiagnosis } from "./diagnosis/storage-full.js";
+import { measureDisk, volumeFillsDisk, type DiskUsage } from "./disk-usage.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+
+/** A measurement kept in memory, for the container it measured. */
+interface Kept {
+  containerId: string;
+  usage: DiskUsage;
+  at: number;
+}
 
 /**
- * The disk each app may use (image, writable layer and data volume together), measured by the
- * service because Docker cannot cap a container's disk on every filesystem.
- * SCAFFOLD (issue 12, in progress): the measuring is being written; these do nothing yet.
+ * The disk each app may use (image, writable layer and data volume together, `diskLimitMb`),
+ * measured by the service because Docker cannot cap a container's disk on every filesystem:
+ * after every deploy and every `diskCheckIntervalMs` (running apps only, one check at a time).
+ * An app found over its limit is stopped with `stopped_reason` saved on its deployment. The last
+ * measurement of each app is kept in memory for deploys (`409 storage_full`) and metrics.
  */
 @injectable()
 export class AppDisk {
-  /** `409 storage_full` when the app's disk is full. */
-  async assertRoom(_siteId: string): Promise<void> {}
+  private readonly settings: HostingSettings;
+  private readonly kept = new Map<string, Kept>();
+  private timer: NodeJS.Timeout | null = null;
+  private checking: Promise<void> | null = null;
+  private closed = false;
 
-  /** Measures the app after a deploy went live; stops it when it is over its limit. */
-  async afterDeploy(_siteId: string): Promise<void> {}
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeployRunStore) private readonly runs: DeployRunStore,
+    @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+  ) {
+    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+  }
 
-  /** Starts measuring every app periodically (at server start, after recovery). */
-  watch(): void {}
+  /** The disk each app may use, in MB. */
+  get limitMb(): number {
+    return this.settings.diskLimitMb;
+  }
 
-  /** Stops the periodic measuring. */
-  async close(): Promise<void> {}
+  /**
+   * `409 storage_full` when the app's volume alone fills its disk: what a deploy keeps leaves no
+   * room for a new image. From the last measurement of its current container, or one taken now.
+   */
+  async assertRoom(siteId: string): Promise<void> {
+    const usage = await this.usage(siteId, Infinity);
+    if (usage && volumeFillsDisk(usage)) {
+      throw conflict(
+        `The app's disk is full: its data volume holds ${usage.volume_mb} MB of its ${usage.limit_mb} MB, so no new image fits. ` +
+          "Empty it (POST …/deployment/reset-data) or give the app more disk, then deploy again.",
+        "storage_full",
+        { storage: usage },
+      );
+    }
+  }
+
+  /**
+   * Measures the app after a deploy went live; when it is over its limit it is stopped and the run
+   * that made it live keeps a `storage_full` diagnosis. Never fails the deploy that called it.
+   */
+  async afterDeploy(siteId: string): Promise<void> {
+    try {
+      const measured = await this.check(siteId);
+      if (!measured?.stopped) return;
+      const deployment = (await this.store.get(siteId))?.deployment;
+      const runId = deployment?.last_run_id;
+      if (!runId) return;
+      const diagnosis = storageFullDiagnosis(measured.usage.used_mb, measured.usage.limit_mb);
+      await this.runs.modify(siteId, runId, (run) => (run.image === measured.image ? { ...run, diagnosis } : run));
+    } catch (error) {
+      console.error(`[reposite] measuring the disk of app ${siteId} after its deploy failed:`, error);
+    }
+  }
+
+  /**
+   * The app's disk as last measured for its current container, or measured now when that is older
+   * than `maxAgeMs` (or missing). Null before the app has a container.
+   */
+  async usage(siteId: string, maxAgeMs: number): Promise<DiskUsage | null> {
+    const deployment = (await this.store.get(siteId))?.deployment;
+    if (!deployment?.container) return null;
+    const kept = this.kept.get(siteId);
+    if (kept && kept.containerId === deployment.container.id && this.clock.now().getTime() - kept.at <= maxAgeMs) return kept.usage;
+    return (await this.check(siteId))?.usage ?? null;
+  }
+
+  /**
+   * Measures the app's current container now and keeps the result; a running app over its limit
+   * is stopped (`stopped: true`), a running one under it loses an old `stopped_reason`.
+   */
+  async check(siteId: string): Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null> {
+    const runtime = this.availability.runtime();
+    const deployment = (await this.store.get(siteId))?.deployment;
+    const container = deployment?.container;
+    if (!deployment || !container) return null;
+    const usage = await measureDisk(runtime, { image: container.image, containerId: container.id, volume: volumeName(siteId) }, this.limitMb, this.now());
+    this.kept.set(siteId, { containerId: container.id, usage, at: this.clock.now().getTime() });
+    if (deployment.status !== "running") return { usage, stopped: false, image: container.image };
+    if (!usage.over) {
+      if (deployment.stopped_reason) await this.clearReason(siteId, container.id);
+      return { usage, stopped: false, image: container.image };
+    }
+    const stopped = await this.stopOver(siteId, container.id, usage);
+    return { usage, stopped, image: container.image };
+  }
+
+  /** Forgets the app's last measurement (its data was reset, or the app removed). */
+  forget(siteId: string): void {
+    this.kept.delete(siteId);
+  }
+
+  /** Starts measuring every running app every `diskCheckIntervalMs` (at server start, after recovery). */
+  watch(): void {
+    if (this.timer || this.closed || !this.availability.on) return;
+    this.schedule();
+  }
+
+  /** Stops the periodic measuring and waits for a check under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.checking;
+  }
+
+  /** The next check starts an interval after the last one ended, so two never overlap. */
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.checking = this.checkRunning().finally(() => {
+        this.checking = null;
+        if (!this.closed) this.schedule();
+      });
+    }, this.settings.diskCheckIntervalMs);
+    // Measuring never keeps the process alive.
+    this.timer.unref();
+  }
+
+  /** One pass over the running apps of this server (found by their labels), one at a time. */
+  private async checkRunning(): Promise<void> {
+    try {
+      const listed = await this.availability.runtime().listContainers(allAppsLabels(this.settings.labels));
+      const sites = new Set(listed.filter((each) => each.running).map((each) => each.labels[LABEL_SITE]).filter((site): site is string => Boolean(site)));
+      for (const siteId of sites) {
+        if (this.closed) return;
+        await this.check(siteId).catch((error: unknown) => console.error(`[reposite] measuring the disk of app ${siteId} failed:`, error));
+      }
+    } catch (error) {
+      console.error("[reposite] the periodic disk check failed:", error);
+    }
+  }
+
+  /**
+   * Stops the app (under its lock, when the container measured still serves it) and saves why.
+   * Answers whether it stopped it.
+   */
+  private async stopOver(siteId: string, containerId: string, usage: DiskUsage): Promise<boolean> {
+    return this.containers.withAppLock(siteId, async () => {
+      const current = (await this.store.get(siteId))?.deployment;
+      if (current?.status !== "running" || current.container?.id !== containerId) return false;
+      await this.containers.stop(siteId);
+      const reason =
+        `Stopped by the service: the app's disk (image ${usage.image_mb} MB, files written in its container ${usage.container_mb} MB, ` +
+        `data volume ${usage.volume_mb} MB) reached ${usage.used_mb} MB, over its ${usage.limit_mb} MB. ` +
+        "Free some room (POST …/deployment/reset-data empties its volume) or give it more disk, then start it again.";
+      await this.setReason(siteId, containerId, reason);
+      return true;
+    });
+  }
+
+  private async clearReason(siteId: string, containerId: string): Promise<void> {
+    await this.setReason(siteId, containerId, null);
+  }
+
+  private async setReason(siteId: string, containerId: string, reason: string | null): Promise<void> {
+    await this.store.modify(siteId, (project) => {
+      const deployment: DeploymentRecord | null = project.deployment;
+      if (deployment?.container?.id !== containerId) return project;
+      return { ...project, deployment: { ...deployment, stopped_reason: reason, updated_at: this.now() } };
+    });
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
 }

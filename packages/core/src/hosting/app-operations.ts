@@ -1,5 +1,175 @@
-import { injectable } from "tsyringe";
+import { inject, injectable } from "tsyringe";
+import { conflict, RepositeError, unprocessable } from "../errors.js";
+import { CLOCK, type Clock } from "../ports/clock.js";
+import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
+import type { ProjectRecord } from "../projects/project.js";
+import { ProjectStore } from "../projects/project-store.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import { formatTimestamp } from "../util/timestamps.js";
+import { AppContainers } from "./app-containers.js";
+import { AppDisk } from "./app-disk.js";
+import { toMetricsView, type MetricsView } from "./app-metrics.js";
+import { appLabels, volumeName } from "./app-names.js";
+import type { AppContainer, DeploymentRecord, DeploymentView } from "./deployment-record.js";
+import { HostingAvailability } from "./hosting-availability.js";
+import { HostingService } from "./hosting-service.js";
+import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { createSecretMasker } from "./secret-masker.js";
 
-/** SCAFFOLD (issue 12, in progress): an app's logs, metrics and data reset. */
+/** Most lines one logs read answers (the spec's limit). */
+export const MAX_LOG_LINES = 5000;
+/** Lines a logs read answers without `tail`. */
+export const DEFAULT_LOG_LINES = 200;
+/** Metrics reuse a disk measurement this recent (measuring takes the engine a moment). */
+const STORAGE_FRESH_MS = 5_000;
+
+/**
+ * Operating a deployed app: its output (`logs`), what it uses now (`metrics`), and emptying its
+ * data volume (`resetData`). Each answers `503 hosting_unavailable` without a runtime, `404` for
+ * a project missing or someone else's, `409 not_configured` before the setup and `409
+ * not_deployed` before the app had a container.
+ */
 @injectable()
-export class AppOperations {}
+export class AppOperations {
+  private readonly settings: HostingSettings;
+
+  constructor(
+    @inject(HostingAvailability) private readonly availability: HostingAvailability,
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(AppDisk) private readonly disk: AppDisk,
+    @inject(HostingService) private readonly hosting: HostingService,
+    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(CLOCK) private readonly clock: Clock,
+    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+  ) {
+    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+  }
+
+  /**
+   * `GET …/deployment/logs?tail=n`: the last `n` lines (default 200, at most 5000) the app's
+   * container wrote, stdout and stderr in order, as text ending in a newline. Its env values are
+   * masked (`***`), as in run logs. A stopped app's container is kept, so its output still reads.
+   * `422 invalid_request` (field `tail`) when `tail` is not a whole number of at least 1.
+   */
+  async logs(ownerId: string, siteId: string, tail?: unknown): Promise<string> {
+    const runtime = this.availability.runtime();
+    const { deployment, container } = await this.deployed(ownerId, siteId);
+    const lines = await runtime.logs(container.id, tailOf(tail));
+    if (lines.length === 0) return "";
+    const mask = createSecretMasker(Object.values(await this.containers.openEnv(siteId, deployment)));
+    return mask(`${lines.join("\n")}\n`);
+  }
+
+  /** `GET …/deployment/metrics` (see `MetricsView`); the storage part may be measured now. */
+  async metrics(ownerId: string, siteId: string): Promise<MetricsView> {
+    const runtime = this.availability.runtime();
+    const { container } = await this.deployed(ownerId, siteId);
+    const storage = await this.disk.usage(siteId, Math.min(STORAGE_FRESH_MS, this.settings.diskCheckIntervalMs));
+    if (!storage) throw notDeployed();
+    // Read after the disk check, which may have stopped an app over its limit.
+    const state = await runtime.inspectContainer(container.id);
+    const stats = state?.running && runtime.capabilities.stats && runtime.stats ? await runtime.stats(container.id).catch(() => null) : null;
+    return toMetricsView(stats, { cpus: FREE_TIER.cpus, memoryMb: FREE_TIER.memoryMb }, storage, this.now());
+  }
+
+  /**
+   * `POST …/deployment/reset-data {confirm: <slug>}`: the app's data volume is emptied and the app
+   * starts clean from its current image (its containers go, the volume goes, a new container makes
+   * an empty one, and traffic switches once it answers). It starts the app, so it goes through the
+   * payment gate (`402`). `422 confirm_mismatch` (field `confirm`) unless `confirm` is the app's
+   * slug (missing included); `409 no_volume` when the setup has no `volume_path`. When the new container does not come
+   * up the data is gone all the same, the app shows `failed` and the answer is `502 app_unhealthy`.
+   */
+  async resetData(ownerId: string, siteId: string, input: unknown): Promise<DeploymentView> {
+    this.availability.runtime();
+    const project = await this.configured(ownerId, siteId);
+    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
+      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
+    }
+    const confirm = typeof input === "object" && input !== null ? (input as { confirm?: unknown }).confirm : undefined;
+    if (!project.slug || confirm !== project.slug) {
+      throw unprocessable(`To empty the app's data, send confirm set to its slug (${project.slug ?? "none yet"}); it cannot be undone.`, "confirm_mismatch", {
+        field: "confirm",
+      });
+    }
+    await this.containers.withAppLock(siteId, async () => {
+      const deployment = (await this.store.get(siteId))?.deployment;
+      if (!deployment?.container) throw notDeployed();
+      if (!deployment.setup.volume_path) {
+        throw conflict("The app has no data volume to empty: its setup has no volume_path.", "no_volume", { field: "volume_path" });
+      }
+      await this.emptyVolume(siteId, deployment, deployment.container);
+    });
+    return this.hosting.read(ownerId, siteId);
+  }
+
+  /** Under the app's lock: every container of the app goes, then its volume; a new one starts from the same image. */
+  private async emptyVolume(siteId: string, deployment: DeploymentRecord, current: AppContainer): Promise<void> {
+    const runtime = this.availability.runtime();
+    const env = await this.containers.openEnv(siteId, deployment);
+    // The proxy shows the app stopped while its data goes, instead of failing requests.
+    await this.containers.stop(siteId);
+    // A volume is removed only once no container (running or not) mounts it.
+    const ids = new Set([current.id, ...(await runtime.listContainers(appLabels(siteId, this.settings.labels))).map((each) => each.id)]);
+    for (const id of ids) await runtime.removeContainer(id);
+    await runtime.removeVolume(volumeName(siteId));
+    this.disk.forget(siteId);
+    try {
+      const next = await this.containers.launch(siteId, deployment, { image: current.image, keepAlive: current.keep_alive, env });
+      await this.containers.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
+    } catch (error) {
+      const after = await this.store.modify(siteId, (project) =>
+        project.deployment
+          ? {
+              ...project,
+              deployment: {
+                ...project.deployment,
+                status: "failed",
+                last_exit_oom: RepositeError.isInstance(error) && error.details?.exit_oom === true,
+                stopped_reason: null,
+                updated_at: this.now(),
+              },
+            }
+          : project,
+      );
+      if (after?.deployment) this.containers.publish(siteId, after.deployment);
+      throw error;
+    }
+    await this.disk.check(siteId);
+  }
+
+  /** The caller's project with its app set up: `404`, or `409 not_configured`. */
+  private async configured(ownerId: string, siteId: string): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
+    const project = await this.projects.getOwned(ownerId, siteId);
+    if (!project.deployment) {
+      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
+    }
+    return project as ProjectRecord & { deployment: DeploymentRecord };
+  }
+
+  /** As `configured`, and the app has (or had) a container: `409 not_deployed` before its first deploy. */
+  private async deployed(ownerId: string, siteId: string): Promise<{ deployment: DeploymentRecord; container: AppContainer }> {
+    const { deployment } = await this.configured(ownerId, siteId);
+    if (!deployment.container) throw notDeployed();
+    return { deployment, container: deployment.container };
+  }
+
+  private now(): string {
+    return formatTimestamp(this.clock.now());
+  }
+}
+
+const notDeployed = () => conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
+
+/** `tail` from the query: missing → the default, above the limit → the limit, anything but a whole number ≥ 1 → `422`. */
+function tailOf(value: unknown): number {
+  if (value === undefined || value === null || value === "") return DEFAULT_LOG_LINES;
+  const text = String(Array.isArray(value) ? value.at(-1) : value).trim();
+  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(parsed >= 1)) {
+    throw unprocessable(`tail: a whole number of lines from 1 to ${MAX_LOG_LINES}`, "invalid_request", { field: "tail" });
+  }
+  return Math.min(parsed, MAX_LOG_LINES);
+}

@@ -345,7 +345,7 @@ export class HostingService {
       const env = await this.containers.openEnv(siteId, deployment);
       try {
         const next = await this.containers.launch(siteId, deployment, { image: deployment.container.image, keepAlive: deployment.container.keep_alive, env });
-        await this.containers.switchTo(siteId, next);
+        await this.containers.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
       } catch (error) {
         const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
         const after = await this.store.modify(siteId, (project) =>

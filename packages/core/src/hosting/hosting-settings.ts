@@ -1,6 +1,14 @@
 import type { InjectionToken } from "tsyringe";
 import type { BareBaseImage } from "./deployment-setup.js";
 
+/** The free tier every app runs with until payments exist: memory, CPUs, processes, disk. */
+export const FREE_TIER = {
+  memoryMb: 512,
+  cpus: 1,
+  pidsLimit: 256,
+  diskMb: 3 * 1024,
+} as const;
+
 /** Limits and timings of app hosting; the defaults suit one server, tests shorten the timings. */
 export interface HostingSettings {
   /** Builds under way at once on this server, all accounts together (each account has one at most). Default 2. */
@@ -32,6 +40,13 @@ export interface HostingSettings {
    * runs) each find only theirs.
    */
   labels: Record<string, string>;
+  /**
+   * Disk each app may use, image, writable layer and data volume together. Default the free
+   * tier's 3 GB; a smaller one suits tests and small servers.
+   */
+  diskLimitMb: number;
+  /** How often the disk of every running app is measured (besides after each deploy). Default 60 s. */
+  diskCheckIntervalMs: number;
 }
 
 export const DEFAULT_HOSTING_SETTINGS: HostingSettings = {
@@ -46,15 +61,9 @@ export const DEFAULT_HOSTING_SETTINGS: HostingSettings = {
   logFlushLines: 50,
   bareImages: {},
   labels: {},
+  diskLimitMb: FREE_TIER.diskMb,
+  diskCheckIntervalMs: 60_000,
 };
 
 /** Optional: register a `Partial<HostingSettings>` under it (`createReposite({ hosting })`). */
 export const HOSTING_SETTINGS: InjectionToken<Partial<HostingSettings>> = Symbol.for("reposite.HostingSettings");
-
-/** The free tier every app runs with until payments exist: memory, CPUs, processes, disk. */
-export const FREE_TIER = {
-  memoryMb: 512,
-  cpus: 1,
-  pidsLimit: 256,
-  diskMb: 3 * 1024,
-} as const;

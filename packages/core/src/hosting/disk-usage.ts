@@ -1,0 +1,58 @@
+import type { ContainerRuntime } from "../ports/container-runtime.js";
+
+/**
+ * What one app holds on disk, as `metrics.storage` shows it: its image, its container's writable
+ * layer (what it wrote outside its volume) and its data volume, which count together against its
+ * limit. Sizes in MB with one decimal; a part the runtime could not measure counts as 0.
+ */
+export interface DiskUsage {
+  used_mb: number;
+  limit_mb: number;
+  /** `used_mb` is above `limit_mb`: the service stops the app. */
+  over: boolean;
+  image_mb: number;
+  container_mb: number;
+  volume_mb: number;
+  measured_at: string;
+}
+
+const MB = 1024 * 1024;
+
+/** Bytes to MB with one decimal. */
+export const toMb = (bytes: number) => Math.round((bytes / MB) * 10) / 10;
+
+/**
+ * Measures the three parts of an app's disk on the runtime. The sum is taken from the bytes, so
+ * `used_mb` is not the sum of the rounded parts.
+ */
+export async function measureDisk(
+  runtime: ContainerRuntime,
+  parts: { image: string; containerId: string; volume: string | null },
+  limitMb: number,
+  measuredAt: string,
+): Promise<DiskUsage> {
+  const [image, container, volume] = await Promise.all([
+    runtime.imageSize(parts.image),
+    runtime.containerSize(parts.containerId),
+    parts.volume ? runtime.volumeSize(parts.volume) : Promise.resolve(0),
+  ]);
+  const used = (image ?? 0) + (container ?? 0) + (volume ?? 0);
+  return {
+    used_mb: toMb(used),
+    limit_mb: limitMb,
+    over: used > limitMb * MB,
+    image_mb: toMb(image ?? 0),
+    container_mb: toMb(container ?? 0),
+    volume_mb: toMb(volume ?? 0),
+    measured_at: measuredAt,
+  };
+}
+
+/**
+ * Whether a deploy would find room: the volume is what a deploy keeps (the image and the writable
+ * layer are replaced by the new ones), so a volume that alone fills the limit leaves no room for
+ * any image.
+ */
+export function volumeFillsDisk(usage: Pick<DiskUsage, "volume_mb" | "limit_mb">): boolean {
+  return usage.volume_mb >= usage.limit_mb;
+}
