@@ -30,6 +30,7 @@ interface Kept {
 export class AppDisk {
   private readonly settings: HostingSettings;
   private readonly kept = new Map<string, Kept>();
+  private watching = false;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private closed = false;
@@ -123,7 +124,8 @@ export class AppDisk {
 
   /** Starts measuring every running app every `diskCheckIntervalMs` (at server start, after recovery). */
   watch(): void {
-    if (this.timer || this.closed || !this.availability.on) return;
+    if (this.watching || this.closed || !this.availability.on) return;
+    this.watching = true;
     this.schedule();
   }
 
