@@ -12,4 +12,7 @@ export const DEPLOYMENT_ROUTES: [string, string, unknown?][] = [
   ["POST", "/deployment/stop"],
   ["POST", "/deployment/start"],
   ["GET", "/deployment/resources"],
+  ["GET", "/deployment/logs?tail=10"],
+  ["GET", "/deployment/metrics"],
+  ["POST", "/deployment/reset-data", { confirm: "x" }],
 ];
