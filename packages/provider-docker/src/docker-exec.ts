@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { PassThrough } from "node:stream";
 import type { ExecResult, TerminalOptions, TerminalSession } from "@reposite/core";
@@ -45,19 +46,25 @@ export async function execInContainer(
   return { exitCode: info.ExitCode ?? -1, output: Buffer.concat(chunks).toString("utf8") };
 }
 
+/** The env name that marks a terminal's processes, so closing it can find them all (see `killMarked`). */
+const SESSION_MARK = "REPOSITE_TERMINAL_SESSION";
+
 /**
  * A shell in container `id` with a terminal: one hijacked connection carries the keystrokes in
  * and the screen out (with a TTY the Engine sends raw bytes, no framing), and the exec is resized
- * through its own endpoint.
+ * through its own endpoint. The Engine keeps an exec running when its connection closes, so
+ * `close()` also kills what the terminal started (see `killMarked`).
  */
 export async function openTerminal(docker: Docker, id: string, options: TerminalOptions): Promise<TerminalSession> {
+  const mark = randomBytes(12).toString("hex");
+  const env = { ...options.env, [SESSION_MARK]: mark };
   const exec = await docker.getContainer(id).exec({
     Cmd: options.command,
     AttachStdin: true,
     AttachStdout: true,
     AttachStderr: true,
     Tty: true,
-    ...(options.env ? { Env: Object.entries(options.env).map(([key, value]) => `${key}=${value}`) } : {}),
+    Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
   });
   const stream = (await exec.start({ hijack: true, stdin: true, Tty: true })) as Duplex;
   const resize = (cols: number, rows: number) =>
@@ -84,8 +91,23 @@ export async function openTerminal(docker: Docker, id: string, options: Terminal
     onData: (listener) => stream.on("data", (chunk: Buffer) => listener(new Uint8Array(chunk))),
     onExit: (listener) => (ended ? listener() : exitListeners.push(listener)),
     close: () => {
+      if (!ended) void killMarked(docker, id, mark);
       stream.destroy();
       end();
     },
   };
+}
+
+/**
+ * Kills every process in the container that carries the terminal's mark in its environment: the
+ * shell and whatever it started (children inherit the env), found through /proc by a short
+ * script any base image can run (sh, tr, grep). A process that cleared its env escapes; the box's
+ * pids limit still holds.
+ */
+async function killMarked(docker: Docker, id: string, mark: string): Promise<void> {
+  const script =
+    `for p in /proc/[0-9]*; do ` +
+    `tr '\\0' '\\n' < "$p/environ" 2>/dev/null | grep -qx '${SESSION_MARK}=${mark}' && kill -KILL "\${p#/proc/}" 2>/dev/null; ` +
+    `done; true`;
+  await execInContainer(docker, id, ["/bin/sh", "-c", script], { timeoutMs: 5_000 }).catch(() => undefined);
 }

@@ -7,6 +7,7 @@ import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
+import { terminalSockets } from "./terminal/terminal-socket.js";
 
 export interface RunningServer {
   /** Where the server answers, for example `http://127.0.0.1:3000`. */
@@ -35,7 +36,8 @@ export async function startServer(
   // in memory are answered from precomputed bytes; everything else goes through the app.
   const appProxy = createAppProxy(reposite, { trustProxy: settings.trustProxy ?? false });
   const server = createServer(appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app))));
-  listenForUpgrades(server, appProxy);
+  const terminals = terminalSockets(reposite);
+  listenForUpgrades(server, appProxy, [terminals.upgrade]);
   const shutdown = gracefulShutdown(server);
   let hosting: string;
   try {
@@ -58,6 +60,7 @@ export async function startServer(
       (closing ??= (async () => {
         await shutdown();
         appProxy.close();
+        terminals.close();
         await reposite.close();
       })()),
   };
