@@ -9,6 +9,8 @@ import { formatTimestamp } from "../util/timestamps.js";
 import { appLabels, containerName, networkName, volumeName, LABEL_SITE, LABEL_ROLE } from "./app-names.js";
 import { AppRoutes, type AppRoute } from "./app-routes.js";
 import { envContext, type AppContainer, type DeploymentRecord } from "./deployment-record.js";
+import { LISTENING_COMMAND, parseListening, type ListeningSocket } from "./diagnosis/listening.js";
+import { AppStartFailure } from "./diagnosis/start-facts.js";
 import { SETTLE_MS, waitUntilHealthy, type HealthResult } from "./health-check.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
@@ -116,6 +118,8 @@ export class AppContainers {
       await runtime.removeContainer(handle.id).catch(() => undefined);
       throw error;
     }
+    // Look inside while it still runs: what it listens on tells "another port" from "127.0.0.1 only".
+    const listening = !result.healthy && result.state?.running ? await this.listeningInside(handle.id) : null;
     const output = await runtime.logs(handle.id, START_OUTPUT_LINES).catch(() => []);
     if (output.length > 0) {
       options.log?.(`The app's output (last ${START_OUTPUT_LINES} lines at most):`);
@@ -123,7 +127,20 @@ export class AppContainers {
     }
     if (!result.healthy) {
       await runtime.removeContainer(handle.id).catch(() => undefined);
-      throw new RepositeError(502, result.reason, "app_unhealthy", { exit_oom: result.state?.oomKilled ?? false });
+      throw new AppStartFailure(result.reason, {
+        outcome: result.state?.running ? "timed_out" : "exited",
+        state: result.state,
+        afterAnswer: false,
+        lastStatus: result.lastStatus ?? null,
+        lastError: result.lastError ?? null,
+        listening,
+        output,
+        port: setup.port,
+        healthPath: setup.health_path,
+        timeoutMs: this.settings.healthTimeoutMs,
+        memoryMb: FREE_TIER.memoryMb,
+        keepAlive: options.keepAlive,
+      });
     }
     options.log?.(options.keepAlive ? "The box is up." : `The app answered ${setup.health_path} with ${result.status}.`);
     return { id: handle.id, name, image: options.image, host: handle.host, port: handle.hostPort, keep_alive: options.keepAlive };
@@ -156,7 +173,7 @@ export class AppContainers {
     this.publish(siteId, updated.deployment);
     const previous: DeploymentRecord = before;
     // A bare box was watched for longer before it was launched.
-    const failure = next.keep_alive ? null : await this.settles(next);
+    const failure = next.keep_alive ? null : await this.settles(next, updated.deployment.setup);
     if (failure) {
       await this.switchBack(siteId, next, previous);
       throw failure;
@@ -171,12 +188,38 @@ export class AppContainers {
   }
 
   /** Null when `next` still runs `SETTLE_MS` after its first answer, else why it is not up. */
-  private async settles(next: AppContainer): Promise<RepositeError | null> {
+  private async settles(next: AppContainer, setup: DeploymentRecord["setup"]): Promise<AppStartFailure | null> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const state = await this.availability.runtime().inspectContainer(next.id);
+    const runtime = this.availability.runtime();
+    const state = await runtime.inspectContainer(next.id);
     if (state?.running) return null;
     const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
-    return new RepositeError(502, `The app's container ${how} right after it answered.`, "app_unhealthy", { exit_oom: state?.oomKilled ?? false });
+    const output = await runtime.logs(next.id, START_OUTPUT_LINES).catch(() => []);
+    return new AppStartFailure(`The app's container ${how} right after it answered.`, {
+      outcome: "exited",
+      state,
+      afterAnswer: true,
+      lastStatus: null,
+      lastError: null,
+      listening: null,
+      output,
+      port: setup.port,
+      healthPath: setup.health_path,
+      timeoutMs: this.settings.healthTimeoutMs,
+      memoryMb: FREE_TIER.memoryMb,
+      keepAlive: next.keep_alive,
+    });
+  }
+
+  /** The sockets listening inside a running container, or null when the runtime cannot look (or the image has no `cat`). */
+  private async listeningInside(id: string): Promise<ListeningSocket[] | null> {
+    const runtime = this.availability.runtime();
+    if (!runtime.capabilities.exec || !runtime.exec) return null;
+    try {
+      return parseListening((await runtime.exec(id, LISTENING_COMMAND, { timeoutMs: 5_000 })).output);
+    } catch {
+      return null;
+    }
   }
 
   /** Puts back the container, state and run the deployment had before the switch to `next`, and removes `next`. */

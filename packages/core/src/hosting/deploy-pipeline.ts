@@ -7,6 +7,7 @@ import type { JobWork, RunningJob } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { BuildFailure, type ContainerRuntime } from "../ports/container-runtime.js";
 import type { ProjectRecord } from "../projects/project.js";
+import type { SourceTree } from "../repo-analysis/source-tree.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
@@ -17,9 +18,13 @@ import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build
 import { BuildQueue } from "./build-queue.js";
 import { SERVER_STOPPED_REASON, type DeployRunRecord, type RunStatus } from "./deploy-run.js";
 import { DeployRunStore } from "./deploy-run-store.js";
+import { diagnoseRun, maskDiagnosis, type RunStage } from "./diagnosis/diagnose.js";
+import type { Diagnosis } from "./diagnosis/diagnosis.js";
+import type { DockerfileFacts } from "./diagnosis/dockerfile-facts.js";
+import { AppStartFailure } from "./diagnosis/start-facts.js";
 import type { DeploymentRecord } from "./deployment-record.js";
 import { HostingAvailability } from "./hosting-availability.js";
-import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
 import { autoRecipe, bareRecipe, givenRecipe, repositoryRecipe, type ImageRecipe } from "./image-recipe.js";
 import { RunLog } from "./run-log.js";
 import { createSecretMasker } from "./secret-masker.js";
@@ -27,11 +32,18 @@ import { createSecretMasker } from "./secret-masker.js";
 /** Said by a run cancelled through its job. */
 export const CANCELLED_REASON = "The deploy was cancelled.";
 
-/** A failure with the reason the run shows (already masked) and whether the app ran out of memory. */
+/** Lines of the build's log kept for the diagnosis of a failed build (its failing step and output). */
+const BUILD_LOG_KEPT = 400;
+
+/**
+ * A failure with the reason the run shows (already masked), whether the app ran out of memory,
+ * and for a failed build the builder's facts (for the diagnosis).
+ */
 class RunFailure extends RepositeError {
   constructor(
     message: string,
     readonly exitOom = false,
+    readonly build: { reason: "failed" | "out_of_memory" | "timeout"; exitCode?: number; message: string } | null = null,
   ) {
     super(422, message, "deploy_failed");
   }
@@ -110,6 +122,11 @@ export class DeployPipeline {
     };
     let built: string | null = null;
     let started = false;
+    // What a diagnosis of a failure needs, gathered as the run goes.
+    let stage: RunStage = "queue";
+    let dockerfile: DockerfileFacts | null = null;
+    let tree: SourceTree | null = null;
+    const buildLog: string[] = [];
     try {
       const waiting = await this.queue.waiting(runId);
       if (waiting) {
@@ -118,6 +135,7 @@ export class DeployPipeline {
       }
       await untilAborted(this.queue.waitForTurn(runId), signal);
       started = true;
+      stage = "source";
       const { project, deployment, run } = await this.begin(siteId, runId);
       const runtime = this.availability.runtime();
       const env = await this.containers.openEnv(siteId, deployment);
@@ -131,6 +149,7 @@ export class DeployPipeline {
         let context: NodeJS.ReadableStream;
         if (setup.build_mode === "bare") {
           recipe = bareRecipe(setup.base_image!, this.settings.bareImages);
+          dockerfile = { path: recipe.dockerfile, text: recipe.extra[recipe.dockerfile] ?? null, origin: "bare" };
           log.line(`Making a bare ${setup.base_image} box.`);
           context = contextOf(recipe.extra);
         } else {
@@ -138,11 +157,17 @@ export class DeployPipeline {
           await mkdir(workDir, { recursive: true, mode: 0o700 });
           await spoolArchive(await this.repoAccess.sourceArchive(project.owner_id, project.repository.url, setup.ref === "HEAD" ? undefined : setup.ref), archive);
           const facts = await readArchiveFacts(archive);
+          tree = facts.tree;
           if (run.dockerfile !== null) {
             recipe = givenRecipe(run.dockerfile);
+            dockerfile = { path: recipe.dockerfile, text: run.dockerfile, origin: run.dockerfile_source === "fix" ? "fix" : "override" };
             log.line(run.dockerfile_source === "fix" ? "Building the Dockerfile this fix attempt wrote." : "Building the fixed Dockerfile the service kept (DELETE …/deployment/override builds the repository's own again).");
           } else {
             recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env) : repositoryRecipe(setup, facts);
+            dockerfile =
+              setup.build_mode === "auto"
+                ? { path: recipe.dockerfile, text: recipe.extra[recipe.dockerfile] ?? null, origin: "auto" }
+                : { path: setup.dockerfile_path, text: facts.tree.read(recipe.dockerfile), origin: "repository" };
             if (setup.build_mode === "auto") log.line(`No Dockerfile needed: Reposite wrote one (${recipe.dockerfile}).`);
           }
           context = buildContext(archive, recipe.extra);
@@ -151,10 +176,16 @@ export class DeployPipeline {
         const tag = imageTag(siteId, runId);
         log.line(`Building ${tag} from ${recipe.dockerfile} (at most ${this.settings.buildMemoryMb} MB, ${Math.round(this.settings.buildTimeoutMs / 60_000)} min) …`);
         built = tag;
+        stage = "build";
         await this.runs.modify(siteId, runId, (run) => ({ ...run, image: tag }));
-        await this.build(runtime, recipe, context, tag, siteId, runId, signal, (line) => log.line(line));
+        await this.build(runtime, recipe, context, tag, siteId, runId, signal, (line) => {
+          buildLog.push(line);
+          if (buildLog.length > BUILD_LOG_KEPT) buildLog.shift();
+          log.line(line);
+        });
         log.line("Image built.");
 
+        stage = "start";
         await this.setRunStatus(siteId, runId, "starting");
         await this.containers.withAppLock(siteId, async () => {
           throwIfAborted(signal);
@@ -179,7 +210,7 @@ export class DeployPipeline {
       } finally {
         await rm(archive, { force: true });
       }
-      await this.end(siteId, runId, log, { status: "done", reason: null, exit_oom: false });
+      await this.end(siteId, runId, log, { status: "done", reason: null, exit_oom: false, diagnosis: null });
       await this.disk.afterDeploy(siteId);
     } catch (error) {
       const failure = this.failureOf(error, signal, mask);
@@ -190,7 +221,9 @@ export class DeployPipeline {
       }
       log.line(failure.message);
       if (built) await this.availability.runtime().removeImage(built).catch(() => undefined);
-      await this.end(siteId, runId, log, { status: "failed", reason: failure.message, exit_oom: failure.exitOom });
+      const diagnosis = this.diagnosisOf(error, failure, signal, mask, { stage, dockerfile, tree, buildLog });
+      const exitOom = failure.exitOom || diagnosis.limit?.kind === "memory";
+      await this.end(siteId, runId, log, { status: "failed", reason: failure.message, exit_oom: exitOom, diagnosis });
       throw failure;
     } finally {
       if (started || !this.shutdown.signal.aborted) await this.queue.leave(runId);
@@ -242,15 +275,16 @@ export class DeployPipeline {
     } catch (error) {
       if (!(error instanceof BuildFailure) && (error as Error)?.name !== "BuildFailure") throw error;
       const failure = error as BuildFailure;
-      if (failure.reason === "out_of_memory") throw new RunFailure(`The build ran out of memory (it may use ${this.settings.buildMemoryMb} MB).`);
-      if (failure.reason === "timeout") throw new RunFailure(`The build took longer than ${Math.round(this.settings.buildTimeoutMs / 60_000)} minutes and was stopped.`);
       if (failure.reason === "cancelled") throw error;
-      throw new RunFailure(`The build failed${failure.exitCode !== undefined ? ` (exit code ${failure.exitCode})` : ""}: ${failure.message}`);
+      const facts = { reason: failure.reason, ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}), message: failure.message };
+      if (failure.reason === "out_of_memory") throw new RunFailure(`The build ran out of memory (it may use ${this.settings.buildMemoryMb} MB).`, true, facts);
+      if (failure.reason === "timeout") throw new RunFailure(`The build took longer than ${Math.round(this.settings.buildTimeoutMs / 60_000)} minutes and was stopped.`, false, facts);
+      throw new RunFailure(`The build failed${failure.exitCode !== undefined ? ` (exit code ${failure.exitCode})` : ""}: ${failure.message}`, false, facts);
     }
   }
 
   /** Ends the run and clears it from the deployment; a deployment with no container left shows `failed`. */
-  private async end(siteId: string, runId: string, log: RunLog, outcome: Pick<DeployRunRecord, "status" | "reason" | "exit_oom">): Promise<void> {
+  private async end(siteId: string, runId: string, log: RunLog, outcome: Pick<DeployRunRecord, "status" | "reason" | "exit_oom" | "diagnosis">): Promise<void> {
     const tail = log.finish();
     await this.runs.modify(siteId, runId, (run) => ({ ...run, ...outcome, finished_at: this.now(), log_lines: log.lines, log_tail: tail }));
     const project = await this.store.modify(siteId, (record) => {
@@ -271,10 +305,38 @@ export class DeployPipeline {
     if (project?.deployment) this.containers.publish(siteId, project.deployment);
   }
 
+  /** What went wrong, for a person, from what the run knew where it failed; masked like the reason. */
+  private diagnosisOf(
+    error: unknown,
+    failure: RunFailure,
+    signal: AbortSignal,
+    mask: (text: string) => string,
+    known: { stage: RunStage; dockerfile: DockerfileFacts | null; tree: SourceTree | null; buildLog: string[] },
+  ): Diagnosis {
+    try {
+      const diagnosis = diagnoseRun({
+        ...known,
+        reason: failure.message,
+        stopped: signal.aborted ? (this.shutdown.signal.aborted ? "server_stopped" : "cancelled") : null,
+        build:
+          !signal.aborted && error instanceof RunFailure && error.build
+            ? { ...error.build, log: known.buildLog, buildMemoryMb: this.settings.buildMemoryMb, buildTimeoutMs: this.settings.buildTimeoutMs, appMemoryMb: FREE_TIER.memoryMb }
+            : null,
+        start: signal.aborted ? null : AppStartFailure.facts(error),
+        error,
+      });
+      return maskDiagnosis(diagnosis, mask);
+    } catch (problem) {
+      // A diagnosis must never hide the failure itself.
+      console.error("[reposite] diagnosing a failed run failed:", problem);
+      return { kind: "other", title: "The deploy failed", detail: failure.message, fix: "Deploy again." };
+    }
+  }
+
   /** The failure the run shows, masked; cancelled and interrupted runs say so. */
   private failureOf(error: unknown, signal: AbortSignal, mask: (text: string) => string): RunFailure {
     if (signal.aborted) return new RunFailure(this.shutdown.signal.aborted ? SERVER_STOPPED_REASON : CANCELLED_REASON);
-    if (error instanceof RunFailure) return new RunFailure(mask(error.message), error.exitOom);
+    if (error instanceof RunFailure) return new RunFailure(mask(error.message), error.exitOom, error.build);
     if (RepositeError.isInstance(error)) return new RunFailure(mask(error.message), error.details?.exit_oom === true);
     console.error("[reposite] a deploy step failed:", error instanceof Error ? mask(error.stack ?? error.message) : error);
     return new RunFailure(mask(`The deploy failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -27,7 +27,13 @@ export interface HealthCheck {
   inspect(): Promise<ContainerState | null>;
 }
 
-export type HealthResult = { healthy: true; status: number } | { healthy: false; reason: string; state: ContainerState | null };
+/**
+ * A failed check says why, the container's last state, and the last probe's outcome (`lastStatus`
+ * when it answered with a 5xx, else `lastError`): a diagnosis tells an error page from silence.
+ */
+export type HealthResult =
+  | { healthy: true; status: number }
+  | { healthy: false; reason: string; state: ContainerState | null; lastStatus?: number | null; lastError?: string | null };
 
 /**
  * Probes the app from the host over HTTP until it answers, as kamal-proxy and Render do: an image
@@ -40,19 +46,23 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
   const started = Date.now();
   const deadline = started + check.timeoutMs;
   let last = "it did not answer";
+  let lastStatus: number | null = null;
+  let lastError: string | null = null;
   for (;;) {
     if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
     const answer = await probe(check.url);
     if (typeof answer === "number" && answer < 500) return { healthy: true, status: answer };
     last = typeof answer === "number" ? `it answered ${answer}` : answer;
+    lastStatus = typeof answer === "number" ? answer : null;
+    lastError = typeof answer === "number" ? null : answer;
     const state = await check.inspect();
     if (!state?.running) {
       const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
-      return { healthy: false, reason: `The app's container ${how} before it answered.`, state };
+      return { healthy: false, reason: `The app's container ${how} before it answered.`, state, lastStatus, lastError };
     }
     const pause = Math.min(check.intervalMs, Math.max(FIRST_PAUSE_MS, (Date.now() - started) / 10));
     if (Date.now() + pause > deadline) {
-      return { healthy: false, reason: `The app did not answer ${new URL(check.url).pathname} within ${Math.round(check.timeoutMs / 1000)} s (${last}).`, state };
+      return { healthy: false, reason: `The app did not answer ${new URL(check.url).pathname} within ${Math.round(check.timeoutMs / 1000)} s (${last}).`, state, lastStatus, lastError };
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
