@@ -15,4 +15,6 @@ export const DEPLOYMENT_ROUTES: [string, string, unknown?][] = [
   ["GET", "/deployment/logs?tail=10"],
   ["GET", "/deployment/metrics"],
   ["POST", "/deployment/reset-data", { confirm: "x" }],
+  ["POST", "/deployment/fix"],
+  ["DELETE", "/deployment/override"],
 ];
