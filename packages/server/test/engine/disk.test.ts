@@ -1,0 +1,81 @@
+import { dockerForTests } from "@reposite/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+
+const engine = await dockerForTests();
+
+/** Polls until `check` answers truthy. */
+async function eventually<T>(check: () => Promise<T>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("eventually: the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+// The disk limit on the real Engine: 20 MB here, checked every 300 ms. The fixture is a busybox
+// web server (about 2 MB of image) that, once told to (a file at /tmp/go), writes 30 MB with dd.
+describe.skipIf(!engine.available)("the disk limit on the Engine", () => {
+  let h: EngineHarness;
+  let owner: string;
+  const container = async (site: string) => (await h.reposite.projects.getOwned(owner, site)).deployment!.container!;
+  const filler = (target: string) => ({
+    Dockerfile: [
+      `FROM ${h.images.busybox}`,
+      h.label,
+      "RUN mkdir -p /www && echo ok > /www/index.html",
+      `CMD ["sh", "-c", ${JSON.stringify(`httpd -p 3000 -h /www; while [ ! -f /tmp/go ]; do sleep 0.1; done; dd if=/dev/zero of=${target} bs=1M count=30; sleep 3600`)}]`,
+      "",
+    ].join("\n"),
+  });
+  const stopped = (site: string) =>
+    eventually(async () => {
+      const deployment = await h.reposite.hosting.read(owner, site);
+      return deployment.status === "stopped" && deployment;
+    });
+
+  beforeAll(async () => {
+    h = await startEngineHarness({ hosting: { diskLimitMb: 20, diskCheckIntervalMs: 300 } });
+    owner = await h.account();
+    // As at server start: the periodic check begins.
+    await h.reposite.hosting.recover();
+  }, 120_000);
+  afterAll(() => h?.close(), 60_000);
+
+  it("an app that writes 30 MB to its volume is stopped; the read says why, metrics say over, a deploy answers 409 storage_full; reset-data frees it", async () => {
+    const site = await h.project(owner, "disk-volume", filler("/data/fill"));
+    const { job } = await h.deploy(owner, site, { volume_path: "/data" });
+    expect(job.status).toBe("done");
+    expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", stopped_reason: null });
+    expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: false, limit_mb: 20 });
+
+    await h.runtime.exec!((await container(site)).id, ["touch", "/tmp/go"]);
+    const read = await stopped(site);
+    expect(read.stopped_reason).toMatch(/data volume 30 MB\).*over its 20 MB/);
+    const metrics = await h.reposite.appOperations.metrics(owner, site);
+    expect(metrics).toMatchObject({ running: false, storage: { over: true, limit_mb: 20, volume_mb: 30 } });
+    expect(metrics.storage.used_mb).toBeGreaterThan(30);
+    await expect(h.reposite.hosting.deploy(owner, site)).rejects.toMatchObject({ status: 409, code: "storage_full" });
+
+    const { slug } = await h.reposite.hosting.read(owner, site);
+    await expect(h.reposite.appOperations.resetData(owner, site, { confirm: slug })).resolves.toMatchObject({ status: "running", stopped_reason: null });
+    expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: false, volume_mb: 0 });
+    const again = await h.finish(owner, (await h.reposite.hosting.deploy(owner, site)).job_id);
+    expect(again.job.status).toBe("done");
+    expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", stopped_reason: null });
+  }, 120_000);
+
+  it("30 MB written inside the container (its writable layer) count too; a deploy, which replaces the layer, is let through", async () => {
+    const site = await h.project(owner, "disk-layer", filler("/tmp/fill"));
+    await h.deploy(owner, site);
+    await h.runtime.exec!((await container(site)).id, ["touch", "/tmp/go"]);
+    const read = await stopped(site);
+    expect(read.stopped_reason).toMatch(/files written in its container 30 MB/);
+    expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: true, container_mb: 30, volume_mb: 0 });
+    const again = await h.finish(owner, (await h.reposite.hosting.deploy(owner, site)).job_id);
+    expect(again.job.status).toBe("done");
+    expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", stopped_reason: null });
+  }, 120_000);
+});
