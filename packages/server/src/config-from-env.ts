@@ -80,7 +80,9 @@ function wholeNumber(value: string, name: string, min = 1): number {
  * App hosting's limits: REPOSITE_BUILD_CONCURRENCY, REPOSITE_BUILD_MEMORY_MB,
  * REPOSITE_BUILD_TIMEOUT_MINUTES; REPOSITE_BARE_IMAGES maps bare-box choices to this server's images
  * (`alpine:3.20=mirror.example/alpine:3.20,…`); REPOSITE_APP_LABELS adds labels to everything the
- * server makes on the engine (`key=value,…`), and it then finds only its own apps at start.
+ * server makes on the engine (`key=value,…`), and it then finds only its own apps at start;
+ * REPOSITE_DISK_LIMIT_MB is each app's disk (image, writable layer and volume; 3072 by default) and
+ * REPOSITE_DISK_CHECK_SECONDS how often running apps are measured (60).
  */
 function hostingFromEnv(env: NodeJS.ProcessEnv): Partial<HostingSettings> {
   const pairs = (value: string, name: string) =>
@@ -101,6 +103,8 @@ function hostingFromEnv(env: NodeJS.ProcessEnv): Partial<HostingSettings> {
     ...(env.REPOSITE_BUILD_TIMEOUT_MINUTES ? { buildTimeoutMs: wholeNumber(env.REPOSITE_BUILD_TIMEOUT_MINUTES, "REPOSITE_BUILD_TIMEOUT_MINUTES") * 60_000 } : {}),
     ...(bareImages.length ? { bareImages: Object.fromEntries(bareImages) as Partial<Record<BareBaseImage, string>> } : {}),
     ...(env.REPOSITE_APP_LABELS ? { labels: Object.fromEntries(pairs(env.REPOSITE_APP_LABELS, "REPOSITE_APP_LABELS")) } : {}),
+    ...(env.REPOSITE_DISK_LIMIT_MB ? { diskLimitMb: wholeNumber(env.REPOSITE_DISK_LIMIT_MB, "REPOSITE_DISK_LIMIT_MB") } : {}),
+    ...(env.REPOSITE_DISK_CHECK_SECONDS ? { diskCheckIntervalMs: wholeNumber(env.REPOSITE_DISK_CHECK_SECONDS, "REPOSITE_DISK_CHECK_SECONDS") * 1000 } : {}),
   };
 }
 
