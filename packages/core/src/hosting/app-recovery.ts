@@ -8,6 +8,7 @@ import { AppContainers } from "./app-containers.js";
 import { allAppsLabels, imageTag, LABEL_SITE } from "./app-names.js";
 import { BuildQueue, type QueueEntry } from "./build-queue.js";
 import { isRunUnderWay, SERVER_STOPPED_REASON } from "./deploy-run.js";
+import { serverStoppedDiagnosis } from "./diagnosis/diagnose.js";
 import { DeployRunStore } from "./deploy-run-store.js";
 import { DeployPipeline } from "./deploy-pipeline.js";
 import { HostingAvailability } from "./hosting-availability.js";
@@ -83,7 +84,7 @@ export class AppRecovery {
       isRunUnderWay(run.status)
         ? switched
           ? { ...run, status: "done", finished_at: now }
-          : { ...run, status: "failed", reason: SERVER_STOPPED_REASON, finished_at: now }
+          : { ...run, status: "failed", reason: SERVER_STOPPED_REASON, diagnosis: serverStoppedDiagnosis(), finished_at: now }
         : run,
     );
     if (!switched) await runtime.removeImage(tag).catch(() => undefined);

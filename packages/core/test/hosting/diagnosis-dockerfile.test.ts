@@ -97,7 +97,7 @@ describe("diagnoseBuildFailure", () => {
       title: "The build failed at step 6 of 9 (line 12 of the Dockerfile)",
       evidence: { dockerfile_line: 12, step: "run npm test", exit_code: 1 },
     });
-    expect(diagnosis.detail).toContain("line 12 of the repository's Dockerfile (Dockerfile): run npm test) ended with exit code 1");
+    expect(diagnosis.detail).toContain("line 12 of the repository's Dockerfile: run npm test) ended with exit code 1");
     expect(diagnosis.detail).toContain("    Error: expected 2, got 3");
     expect(diagnosis.fix).toContain("line 12");
   });

@@ -31,7 +31,7 @@ describe("a failed run's diagnosis", () => {
       diagnosis: { kind: "build_step_failed", title: "The build failed at step 3 of 4 (line 6 of the Dockerfile)", evidence: { dockerfile_line: 6, step: "RUN exit 3", exit_code: 3 } },
       last_exit_oom: false,
     });
-    expect(read.last_run!.diagnosis!.detail).toContain(`line 6 of the repository's Dockerfile (${name}): RUN exit 3) ended with exit code 3`);
+    expect(read.last_run!.diagnosis!.detail).toContain(`line 6 of the repository's ${name}: RUN exit 3) ended with exit code 3`);
   });
 
   it("a build out of memory: memory limit above the build's, last_exit_oom on the run and the deployment", async () => {

@@ -4,6 +4,7 @@ import { isLoopback, parseListening } from "../../src/hosting/diagnosis/listenin
 import { repositoryStartCommand } from "../../src/hosting/diagnosis/start-command.js";
 import { diagnoseStartFailure } from "../../src/hosting/diagnosis/start-failure.js";
 import type { StartFacts } from "../../src/hosting/diagnosis/start-facts.js";
+import { quoted } from "../../src/hosting/diagnosis/wording.js";
 import { sourceTreeFromFiles } from "../../src/repo-analysis/source-tree.js";
 
 // As `cat /proc/net/tcp /proc/net/tcp6` prints them: 127.0.0.1:3000, 0.0.0.0:8080, Docker's DNS at
@@ -150,5 +151,12 @@ describe("diagnoseRun", () => {
   it("masks every text", () => {
     const masked = maskDiagnosis({ kind: "other", title: "s3cret", detail: "a s3cret", fix: "s3cret!", evidence: { step: "RUN echo s3cret" } }, (text) => text.replaceAll("s3cret", "***"));
     expect(JSON.stringify(masked)).not.toContain("s3cret");
+  });
+});
+
+describe("quoted output", () => {
+  it("keeps the last lines, a repeated line once with how many times", () => {
+    expect(quoted(["a", "", "b", "b", "b", "c"])).toBe("    a\n    b (3 times)\n    c");
+    expect(quoted(Array.from({ length: 20 }, (_, i) => `line ${i}`), 2)).toBe("    line 18\n    line 19");
   });
 });

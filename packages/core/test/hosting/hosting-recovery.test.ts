@@ -101,7 +101,7 @@ describe("recovery at start", () => {
 
     // The interrupted run failed with a reason; the app shows failed (it never ran); its image is gone.
     const run = (await next.hosting.listRuns(bob, building))[0]!;
-    expect(run).toMatchObject({ run_id: interrupted.run_id, status: "failed", reason: SERVER_STOPPED_REASON });
+    expect(run).toMatchObject({ run_id: interrupted.run_id, status: "failed", reason: SERVER_STOPPED_REASON, diagnosis: { kind: "other", title: "The server stopped during the deploy" } });
     expect(run.finished_at).not.toBeNull();
     // Its job's followers learn at once that it ended, not a minute later when its heartbeat is stale.
     expect(await next.jobs.get(bob, interrupted.job_id)).toMatchObject({ status: "aborted" });

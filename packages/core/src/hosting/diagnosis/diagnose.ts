@@ -33,9 +33,7 @@ export function diagnoseRun(facts: RunFailureFacts): Diagnosis {
   if (facts.stopped === "cancelled") {
     return other("The deploy was cancelled", "It was cancelled before it finished; the app was not changed (what ran before keeps running).", "Deploy again when you are ready.");
   }
-  if (facts.stopped === "server_stopped") {
-    return other("The server stopped during the deploy", "Reposite's server stopped (a restart or an update) while this deploy was under way, so it did not finish; the app was not changed.", "Deploy again.");
-  }
+  if (facts.stopped === "server_stopped") return serverStoppedDiagnosis();
   if (facts.build) return diagnoseBuildFailure({ ...facts.build, dockerfile: facts.dockerfile });
   if (facts.start) return diagnoseStartFailure(facts.start, facts);
   const message = facts.error instanceof Error ? facts.error.message : String(facts.error);
@@ -56,6 +54,15 @@ export function diagnoseRun(facts: RunFailureFacts): Diagnosis {
     );
   }
   return other("The deploy could not finish", facts.reason, "Deploy again. If it fails the same way, the server's operator needs to look at it.");
+}
+
+/** A run the server's stop cut short (ended here as it stops, or found under way at the next start). */
+export function serverStoppedDiagnosis(): Diagnosis {
+  return other(
+    "The server stopped during the deploy",
+    "Reposite's server stopped (a restart or an update) while this deploy was under way, so it did not finish; the app was not changed.",
+    "Deploy again.",
+  );
 }
 
 function other(title: string, detail: string, fix: string): Diagnosis {

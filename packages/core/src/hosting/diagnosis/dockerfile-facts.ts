@@ -12,7 +12,7 @@ export interface DockerfileFacts {
 export function dockerfileName(dockerfile: DockerfileFacts | null): string {
   switch (dockerfile?.origin) {
     case "repository":
-      return `the repository's Dockerfile (${dockerfile.path})`;
+      return `the repository's ${dockerfile.path}`;
     case "auto":
       return "the Dockerfile Reposite wrote for this repository";
     case "bare":

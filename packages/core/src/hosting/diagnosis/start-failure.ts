@@ -87,7 +87,7 @@ function noStartCommand(context: StartContext, exitCode: number | undefined, out
 function crashed(facts: StartFacts): Diagnosis {
   const code = facts.state?.exitCode;
   const how = code !== null && code !== undefined ? `exited with code ${code}` : "stopped";
-  const when = facts.keepAlive ? "right after it started" : facts.afterAnswer ? `right after it first answered ${facts.healthPath}` : `before it answered ${facts.healthPath}`;
+  const when = facts.keepAlive ? "right after it started" : facts.afterAnswer ? `right after it first answered GET ${facts.healthPath}` : `before it answered GET ${facts.healthPath}`;
   return {
     kind: "crash_on_start",
     title: facts.keepAlive ? "The box stopped right after it started" : "The app crashed on start",

@@ -3,8 +3,18 @@ export const QUOTED_LINES = 12;
 
 /** The last lines of an output, indented, for a diagnosis's `detail`; "" when there are none. */
 export function quoted(lines: readonly string[], count = QUOTED_LINES): string {
-  const kept = lines.filter((line) => line.trim() !== "").slice(-count);
-  return kept.map((line) => `    ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`).join("\n");
+  // A line repeated (an error logged at every health probe) shows once, with how many times.
+  const runs: { line: string; times: number }[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    const last = runs.at(-1);
+    if (last?.line === line) last.times++;
+    else runs.push({ line, times: 1 });
+  }
+  return runs
+    .slice(-count)
+    .map(({ line, times }) => `    ${line.length > 300 ? `${line.slice(0, 300)}…` : line}${times > 1 ? ` (${times} times)` : ""}`)
+    .join("\n");
 }
 
 /** `detail` followed by the quoted output under `heading`, or by `none` when there is no output. */
