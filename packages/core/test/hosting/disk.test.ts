@@ -13,6 +13,11 @@ describe("the disk limit, measured after deploys and periodically", () => {
   let owner: string;
   const container = async (site: string) => (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
   const slugOf = async (site: string) => (await h.reposite.hosting.read(owner, site)).slug!;
+  /** The deployment read once the service has stopped the app. */
+  const stoppedRead = async (site: string) => {
+    await eventually(async () => (await h.reposite.hosting.read(owner, site)).status === "stopped");
+    return h.reposite.hosting.read(owner, site);
+  };
   const redeploy = async (site: string) => (await h.finish(owner, (await h.reposite.hosting.deploy(owner, site)).job_id)).job;
 
   beforeAll(async () => {
@@ -29,10 +34,7 @@ describe("the disk limit, measured after deploys and periodically", () => {
     expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: false, limit_mb: 5, volume_mb: 0 });
 
     expect((await get(await container(site), "/files/big", "PUT", "x".repeat(6 * MB))).status).toBe(204);
-    const read = await eventually(async () => {
-      const deployment = await h.reposite.hosting.read(owner, site);
-      return deployment.status === "stopped" && deployment;
-    });
+    const read = await stoppedRead(site);
     expect(read.stopped_reason).toMatch(/disk .*over its 5 MB/);
     expect(read.stopped_reason).toContain("data volume 6 MB");
     expect(h.reposite.appRoutes.get(site)).toEqual({ status: "stopped", target: null });
@@ -56,10 +58,7 @@ describe("the disk limit, measured after deploys and periodically", () => {
     // The volume alone (4 MB) leaves room under 5 MB, so this is not refused.
     const started = await h.reposite.hosting.start(owner, site);
     expect(started).toMatchObject({ status: "running", stopped_reason: null });
-    const again = await eventually(async () => {
-      const deployment = await h.reposite.hosting.read(owner, site);
-      return deployment.status === "stopped" && deployment;
-    });
+    const again = await stoppedRead(site);
     expect(again.stopped_reason).toContain("data volume 4 MB");
   });
 
@@ -69,10 +68,7 @@ describe("the disk limit, measured after deploys and periodically", () => {
     await h.reposite.hosting.setEnv(owner, site, { env: { DATA_DIR: "/tmp" } });
     expect((await redeploy(site)).status).toBe("done");
     await get(await container(site), "/files/cache", "PUT", "x".repeat(6 * MB));
-    const read = await eventually(async () => {
-      const deployment = await h.reposite.hosting.read(owner, site);
-      return deployment.status === "stopped" && deployment;
-    });
+    const read = await stoppedRead(site);
     expect(read.stopped_reason).toContain("files written in its container 6 MB");
     expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: true, container_mb: 6, volume_mb: 0 });
     // Not full: what a deploy keeps (the volume) is empty.

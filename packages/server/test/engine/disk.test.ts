@@ -5,7 +5,7 @@ import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
 const engine = await dockerForTests();
 
 /** Polls until `check` answers truthy. */
-async function eventually<T>(check: () => Promise<T>, ms = 30_000): Promise<T> {
+async function eventually<T>(check: () => Promise<T | false | null | undefined>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
