@@ -1,11 +1,11 @@
 import { createOpenAILanguageModel } from "@reposite/provider-ai";
-import { createMemoryContainerRuntime, startFakeOpenAI, type FakeOpenAI, type MemoryContainerRuntime } from "@reposite/test-support";
+import { createMemoryContainerRuntime, startFakeOpenAI, type FakeOpenAI, type FakeRepo, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness, type Transport } from "./harness.js";
 
 const SECRET = "sk_test_fix_9191919191";
 const GOOD = 'FROM node:22\nCOPY . /app\nCMD ["node", "/app/server.js"]\n';
-const REPOS = [
+const REPOS: FakeRepo[] = [
   {
     owner: "acme",
     name: "broken",

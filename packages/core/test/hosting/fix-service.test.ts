@@ -2,7 +2,7 @@ import { createMemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeployRunStore } from "../../src/hosting/deploy-run-store.js";
 import { FIX_SYSTEM_PROMPT } from "../../src/hosting/fix/fix-prompt.js";
-import { ProjectStore, type Diagnosis, type LanguageModel, type TextStreamRequest } from "../../src/index.js";
+import { ProjectStore, RepositeError, type Diagnosis, type LanguageModel, type TextStreamRequest } from "../../src/index.js";
 import { startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 
 const SECRET = "sk_live_abcdef123";
@@ -24,8 +24,10 @@ function scriptedModel() {
     replies: [fenced(GOOD)] as string[],
     requests: [] as TextStreamRequest[],
     gate: null as Promise<void> | null,
+    failure: null as Error | null,
     async *streamText(request: TextStreamRequest): AsyncGenerator<string> {
       model.requests.push(request);
+      if (model.failure) throw model.failure;
       const reply = model.replies[Math.min(model.requests.length - 1, model.replies.length - 1)]!;
       if (model.gate) await Promise.race([model.gate, new Promise((_, reject) => request.signal?.addEventListener("abort", () => reject(request.signal!.reason)))]);
       yield reply.slice(0, 10);
@@ -185,6 +187,18 @@ describe("the fix with a language model (memory runtime)", () => {
     await h.reposite.hosting.setup(owner, fine, { build_mode: "bare", base_image: "alpine:3.20" });
     await expect(h.reposite.appFixer.fix(owner, fine)).rejects.toMatchObject({ status: 409, code: "nothing_to_fix" });
     expect(model.requests).toHaveLength(0);
+  });
+
+  it("a model server that fails ends the fix's job with its error, before any run", async () => {
+    const { owner, site } = await failedApp();
+    model.failure = new RepositeError(502, "[ai] [test] fixer-1: the model server failed (500): boom", "ai_unavailable");
+    try {
+      const { job } = await h.finish(owner, (await h.reposite.appFixer.fix(owner, site)).job_id);
+      expect(job).toMatchObject({ status: "error", error: "[ai] [test] fixer-1: the model server failed (500): boom" });
+    } finally {
+      model.failure = null;
+    }
+    expect((await h.reposite.hosting.listRuns(owner, site)).map((run) => run.dockerfile_source)).toEqual(["repository"]);
   });
 
   it("one fix at a time (409 fix_under_way, the override too); cancelling the fix's job stops it before any run", async () => {
