@@ -91,6 +91,20 @@ describe.skipIf(!engine.available)("an app's screen in Chromium, on the engine",
     const lines = async () => (await rows.innerText()).split("\n").map((line) => line.trim());
     await expect.poll(lines, { timeout: 10_000 }).toContain("hello");
 
+    // A narrower window: the page fits the terminal to it and the shell is told the new size.
+    const sizes = async () => (await lines()).filter((line) => /^\d+ \d+$/.test(line));
+    await page.keyboard.type("stty size");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await sizes()).length).toBe(1);
+    const [, wide] = (await sizes())[0]!.split(" ").map(Number);
+    await page.setViewportSize({ width: 600, height: 900 });
+    await page.keyboard.type("stty size");
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await sizes()).length).toBe(2);
+    const [, narrow] = (await sizes())[1]!.split(" ").map(Number);
+    expect(narrow).toBeLessThan(wide! - 20);
+    await page.setViewportSize({ width: 1000, height: 900 });
+
     // What the box writes to its own output (PID 1's stdout) reaches the output panel by itself.
     await page.keyboard.type("echo log-mar''ker > /proc/1/fd/1");
     await page.keyboard.press("Enter");
