@@ -110,12 +110,16 @@ describe.skipIf(!engine.available)("the bare box's terminal over a WebSocket, on
     expect(rig.h.reposite.appTerminal.openCount(siteId)).toBe(0);
   });
 
-  it("refuses an app that is not a bare box, and a box that is not running", async () => {
+  it("refuses an app that is not a bare box, and a box that is not running; stopping the box closes its terminals", async () => {
     const appSite = await rig.h.project(owner.accountId, "terminal-app", { Dockerfile: "FROM scratch\n" });
     await rig.h.reposite.hosting.setup(owner.accountId, appSite, { build_mode: "dockerfile" });
     expect(await openSocket(rig.url, `/account/apps/${appSite}/terminal`, { ...origin, cookie: owner.cookie })).toMatchObject({ status: 409, body: { code: "not_bare" } });
 
+    // Stopping the box ends the shell open in it, and its socket.
+    const before = screenOf(opened(await openSocket(rig.url, path, { ...origin, cookie: owner.cookie })));
+    await before.waitFor("#");
     await rig.h.reposite.hosting.stop(owner.accountId, siteId);
+    expect(await before.closed).toEqual({ code: 1000, reason: "The shell ended." });
     expect(await openSocket(rig.url, path, { ...origin, cookie: owner.cookie })).toMatchObject({ status: 409, body: { code: "app_not_running" } });
     await rig.h.reposite.hosting.start(owner.accountId, siteId);
     const ws = opened(await openSocket(rig.url, path, { ...origin, cookie: owner.cookie }));
