@@ -55,11 +55,12 @@ export class AppOperations {
    */
   async logs(ownerId: string, siteId: string, tail?: unknown): Promise<string> {
     const runtime = this.availability.runtime();
+    const lines = tailOf(tail);
     const { deployment, container } = await this.deployed(ownerId, siteId);
-    const lines = await runtime.logs(container.id, tailOf(tail));
-    if (lines.length === 0) return "";
+    const output = await runtime.logs(container.id, lines);
+    if (output.length === 0) return "";
     const mask = createSecretMasker(Object.values(await this.containers.openEnv(siteId, deployment)));
-    return mask(`${lines.join("\n")}\n`);
+    return mask(`${output.join("\n")}\n`);
   }
 
   /** `GET …/deployment/metrics` (see `MetricsView`); the storage part may be measured now. */
