@@ -59,6 +59,11 @@ describe("a failed run's diagnosis", () => {
     expect(JSON.stringify(diagnosis)).not.toContain("hunter22");
   });
 
+  it("an app that dies right after its first answer crashed on start, saying when", async () => {
+    const { read } = await failedDeploy("FROM node:22\n# reposite-test: run exit 3 after 40\nCMD node\n");
+    expect(read.last_run!.diagnosis).toMatchObject({ kind: "crash_on_start", evidence: { exit_code: 3 }, detail: expect.stringContaining("exited with code 3 right after it first answered GET /") });
+  });
+
   it("an app with no CMD that exits at once has no start command, with the repository's start script", async () => {
     files["package.json"] = JSON.stringify({ scripts: { start: "node server.js" } });
     const { read } = await failedDeploy("FROM node:22\nCOPY . /app\n# reposite-test: run exit 0\n");

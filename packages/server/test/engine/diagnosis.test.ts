@@ -66,6 +66,16 @@ describe.skipIf(!engine.available)("diagnoses of failed runs on the Engine", () 
     expect(diagnosis.fix).toContain('CMD ["npm","start"]');
   });
 
+  it.concurrent("an image whose command is emptied: Docker has nothing to run, no_start_command with the Procfile's web line", async () => {
+    const read = await failedRun("empty-cmd", {
+      Dockerfile: [`FROM ${h.images.busybox}`, h.label, "COPY . /www", "CMD []", ""].join("\n"),
+      Procfile: "web: httpd -f -p $PORT -h /www\n",
+    });
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({ kind: "no_start_command", evidence: { start_command: ["sh", "-c", "httpd -f -p $PORT -h /www"] } });
+    expect(diagnosis.detail).toContain("Docker had nothing to run");
+  });
+
   it.concurrent("an app on 127.0.0.1: listening_on_localhost, found inside the container", async () => {
     const read = await failedRun("localhost", nodeApp("require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT, '127.0.0.1');\n"));
     expect(read.last_run!.diagnosis).toMatchObject({ kind: "listening_on_localhost", evidence: { listening: [{ address: "127.0.0.1", port: 3000 }] } });
