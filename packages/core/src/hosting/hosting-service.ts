@@ -259,12 +259,19 @@ export class HostingService {
     return this.view(await this.projects.getOwned(ownerId, siteId));
   }
 
-  /** `POST …/deployment/start`: as restart, for a stopped (or failed) app; a running app is answered as it is. */
+  /**
+   * `POST …/deployment/start`: as restart, for a stopped (or failed) app; a running app is answered
+   * as it is. `409 storage_full` when the app's data volume alone fills its disk.
+   */
   async start(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
     const project = await this.checkAlive(await this.owned(ownerId, siteId));
     await this.assertMayHost(ownerId, siteId);
-    if (project.deployment?.status !== "running") await this.replaceContainer(siteId);
+    if (project.deployment?.status !== "running") {
+      // An app whose data volume alone fills its disk would only be stopped again.
+      await this.disk.assertRoom(siteId);
+      await this.replaceContainer(siteId);
+    }
     return this.view(await this.projects.getOwned(ownerId, siteId));
   }
 
@@ -290,7 +297,7 @@ export class HostingService {
   async resources(ownerId: string, siteId: string): Promise<ResourcesView> {
     this.availability.runtime();
     await this.owned(ownerId, siteId);
-    return freeTierResources();
+    return freeTierResources(this.disk.limitMb);
   }
 
   /**

@@ -33,13 +33,14 @@ export const MEMORY_UNIT_MB = 1024;
 export const DISK_UNIT_MB = 5 * 1024;
 
 /**
- * Until payments exist every app runs on the free tier (512 MB memory, 3 GB disk) and nothing is
- * on sale: the steps are listed as the sizes there will be, none `available`, with no prices.
+ * Until payments exist every app runs on the free tier (512 MB memory, 3 GB disk or the server's
+ * `diskLimitMb`) and nothing is on sale: the steps are listed as the sizes there will be, none
+ * `available`, with no prices.
  */
-export function freeTierResources(): ResourcesView {
+export function freeTierResources(diskLimitMb: number = FREE_TIER.diskMb): ResourcesView {
   return {
     memory: notOnSale(FREE_TIER.memoryMb, MEMORY_UNIT_MB),
-    disk: notOnSale(FREE_TIER.diskMb, DISK_UNIT_MB),
+    disk: notOnSale(diskLimitMb, DISK_UNIT_MB),
   };
 }
 

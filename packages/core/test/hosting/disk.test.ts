@@ -43,6 +43,8 @@ describe("the disk limit, measured after deploys and periodically", () => {
     expect(metrics.storage.used_mb).toBeGreaterThan(7.5);
 
     await expect(h.reposite.hosting.deploy(owner, site)).rejects.toMatchObject({ status: 409, code: "storage_full", details: { storage: { volume_mb: 6, limit_mb: 5 } } });
+    await expect(h.reposite.hosting.start(owner, site)).rejects.toMatchObject({ status: 409, code: "storage_full" });
+    expect((await h.reposite.hosting.resources(owner, site)).disk.limit_mb).toBe(5);
 
     await expect(h.reposite.appOperations.resetData(owner, site, { confirm: await slugOf(site) })).resolves.toMatchObject({ status: "running", stopped_reason: null });
     expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: false, volume_mb: 0 });

@@ -66,6 +66,8 @@ describe("the fixes that need no model", () => {
     const other = ruleFix(diagnosis("listening_on_localhost", { listening: [{ address: "::1", port: 4000 }] }), setup);
     expect(other).toMatchObject({ setup: { port: 4000 } });
     expect(other?.edit?.("FROM node:22\n")).toContain("ENV HOST=0.0.0.0");
+    // An IPv4 address on an IPv6 socket, as /proc/net/tcp6 tells it, is loopback too.
+    expect(ruleFix(diagnosis("listening_on_localhost", { listening: [{ address: "::ffff:127.0.0.1", port: 3000 }] }), setup)?.edit?.("FROM node:22\n")).toContain("ENV HOST=0.0.0.0");
   });
 
   it("knows nothing for other failures, without a diagnosis, or for a bare box", () => {

@@ -1,5 +1,6 @@
 import type { DeploymentSetup } from "../deployment-setup.js";
 import type { Diagnosis } from "../diagnosis/diagnosis.js";
+import { isLoopback } from "../diagnosis/listening.js";
 
 /**
  * A fix the diagnosis makes certain, needing no model: a setup change, a change to the failing
@@ -14,7 +15,6 @@ export interface RuleFix {
 }
 
 const WILDCARD = new Set(["0.0.0.0", "::", "[::]", "*", ""]);
-const LOOPBACK = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
 
 /** Kinds where the app ran but could not be reached on `PORT`. */
 const UNREACHABLE = new Set(["not_listening", "listening_on_localhost", "health_timeout"]);
@@ -38,7 +38,7 @@ export function ruleFix(diagnosis: Diagnosis | null, setup: DeploymentSetup): Ru
   const open = evidence.listening.find((socket) => WILDCARD.has(socket.address) && socket.port !== setup.port);
   const onPort = evidence.listening.some((socket) => WILDCARD.has(socket.address) && socket.port === setup.port);
   if (open && !onPort) return { says: `set port to ${open.port}: the app listens there, not on ${setup.port}`, setup: { port: open.port } };
-  const local = evidence.listening.find((socket) => LOOPBACK.has(socket.address) && socket.port === setup.port) ?? evidence.listening.find((socket) => LOOPBACK.has(socket.address));
+  const local = evidence.listening.find((socket) => isLoopback(socket.address) && socket.port === setup.port) ?? evidence.listening.find((socket) => isLoopback(socket.address));
   if (!local || onPort) return null;
   const env = "ENV HOST=0.0.0.0 HOSTNAME=0.0.0.0";
   const edit = (dockerfile: string) => (/\bHOSTNAME=0\.0\.0\.0\b/.test(dockerfile) ? null : `${dockerfile.replace(/\s*$/, "")}\n${env}\n`);
