@@ -13,6 +13,7 @@ import { systemClock } from "./defaults/system-clock.js";
 import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
+import { AppAccess } from "./hosting/app-access.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
 import { AppFixer } from "./hosting/app-fixer.js";
@@ -191,6 +192,7 @@ const SERVICES = [
   HostingAvailability,
   DeployRunStore,
   BuildQueue,
+  AppAccess,
   AppContainers,
   AppDisk,
   DeployPipeline,

@@ -4,13 +4,11 @@ import { CONFIG, type RepositeConfig } from "../config.js";
 import { conflict, RepositeError } from "../errors.js";
 import { JobsService, type RunningJob } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
-import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "../ports/language-model.js";
-import type { ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
-import { ProjectsService } from "../projects/projects-service.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
+import { AppAccess, type ProjectWithApp } from "./app-access.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import type { DeployRunRecord } from "./deploy-run.js";
@@ -36,8 +34,6 @@ export interface FixStarted {
   max_attempts: number;
 }
 
-type OwnedProject = ProjectRecord & { deployment: DeploymentRecord };
-
 /** What one attempt deploys. */
 interface AttemptPlan {
   says: string;
@@ -62,14 +58,13 @@ export class AppFixer {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(HostingService) private readonly hosting: HostingService,
-    @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
-    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(AppAccess) private readonly access: AppAccess,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LANGUAGE_MODEL, { isOptional: true }) private readonly model?: LanguageModel,
@@ -84,10 +79,8 @@ export class AppFixer {
    */
   async fix(ownerId: string, siteId: string): Promise<FixStarted> {
     this.availability.runtime();
-    const project = await this.owned(ownerId, siteId);
-    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
-      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
-    }
+    const project = await this.access.owned(ownerId, siteId);
+    await this.access.assertMayHost(ownerId, siteId);
     const { deployment } = project;
     if (this.fixing.has(siteId)) throw conflict("A fix of this app is under way already; follow its job.", "fix_under_way");
     if (deployment.run) throw conflict("A run of this app is queued or under way; fix it once it has ended, if it fails.", "run_under_way");
@@ -126,7 +119,7 @@ export class AppFixer {
    */
   async removeOverride(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     if (this.fixing.has(siteId)) throw conflict("A fix of this app is under way; wait for its job to end.", "fix_under_way");
     await this.store.modify(siteId, (project) =>
       project.deployment?.override ? { ...project, deployment: { ...project.deployment, override: null, updated_at: this.now() } } : project,
@@ -135,7 +128,7 @@ export class AppFixer {
   }
 
   /** The fix's job: up to `FIX_ATTEMPTS` attempts, each learning from the run before. */
-  private async attempts(job: RunningJob, project: OwnedProject, firstFailure: DeployRunRecord): Promise<void> {
+  private async attempts(job: RunningJob, project: ProjectWithApp, firstFailure: DeployRunRecord): Promise<void> {
     const ownerId = project.owner_id;
     const siteId = project.id;
     const say = (line: string) => job.write(`${line}\n`);
@@ -247,14 +240,6 @@ export class AppFixer {
     );
   }
 
-  /** The caller's project with its app: `404` for a project missing or someone else's, `409 not_configured` before the setup. */
-  private async owned(ownerId: string, siteId: string): Promise<OwnedProject> {
-    const project = await this.projects.getOwned(ownerId, siteId);
-    if (!project.deployment) {
-      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
-    }
-    return project as OwnedProject;
-  }
 
   private now(): string {
     return formatTimestamp(this.clock.now());

@@ -1,11 +1,9 @@
 import { inject, injectable } from "tsyringe";
 import { conflict, RepositeError, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
-import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
-import type { ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
-import { ProjectsService } from "../projects/projects-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
+import { AppAccess } from "./app-access.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { toMetricsView, type MetricsView } from "./app-metrics.js";
@@ -35,12 +33,11 @@ export class AppOperations {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(HostingService) private readonly hosting: HostingService,
-    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(AppAccess) private readonly access: AppAccess,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
@@ -85,10 +82,8 @@ export class AppOperations {
    */
   async resetData(ownerId: string, siteId: string, input: unknown): Promise<DeploymentView> {
     this.availability.runtime();
-    const project = await this.configured(ownerId, siteId);
-    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
-      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
-    }
+    const project = await this.access.owned(ownerId, siteId);
+    await this.access.assertMayHost(ownerId, siteId);
     const confirm = typeof input === "object" && input !== null ? (input as { confirm?: unknown }).confirm : undefined;
     if (!project.slug || confirm !== project.slug) {
       throw unprocessable(`To empty the app's data, send confirm set to its slug (${project.slug ?? "none yet"}); it cannot be undone.`, "confirm_mismatch", {
@@ -141,18 +136,10 @@ export class AppOperations {
     await this.disk.check(siteId);
   }
 
-  /** The caller's project with its app set up: `404`, or `409 not_configured`. */
-  private async configured(ownerId: string, siteId: string): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
-    const project = await this.projects.getOwned(ownerId, siteId);
-    if (!project.deployment) {
-      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
-    }
-    return project as ProjectRecord & { deployment: DeploymentRecord };
-  }
 
   /** As `configured`, and the app has (or had) a container: `409 not_deployed` before its first deploy. */
   private async deployed(ownerId: string, siteId: string): Promise<{ deployment: DeploymentRecord; container: AppContainer }> {
-    const { deployment } = await this.configured(ownerId, siteId);
+    const { deployment } = await this.access.owned(ownerId, siteId);
     if (!deployment.container) throw notDeployed();
     return { deployment, container: deployment.container };
   }

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { conflict, RepositeError } from "../errors.js";
 import type { TerminalSession } from "../ports/container-runtime.js";
-import { ProjectsService } from "../projects/projects-service.js";
+import { AppAccess } from "./app-access.js";
 import { HostingAvailability } from "./hosting-availability.js";
 
 /** A terminal's size in characters. */
@@ -48,7 +48,7 @@ export class AppTerminal {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(AppAccess) private readonly access: AppAccess,
   ) {}
 
   /**
@@ -101,8 +101,7 @@ export class AppTerminal {
 
   private async container(ownerId: string, siteId: string) {
     const runtime = this.availability.runtime();
-    const { deployment } = await this.projects.getOwned(ownerId, siteId);
-    if (!deployment) throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
+    const { deployment } = await this.access.owned(ownerId, siteId);
     if (deployment.setup.build_mode !== "bare") {
       throw conflict("Only a bare box has a terminal (build_mode: bare); this app runs its own Dockerfile.", "not_bare");
     }

@@ -3,7 +3,6 @@ import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { conflict, notFound, RepositeError, unprocessable } from "../errors.js";
 import { JobsService } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
-import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import type { ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
@@ -13,6 +12,7 @@ import { isWellFormedId } from "../util/record-ids.js";
 import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
+import { AppAccess, type ProjectWithApp } from "./app-access.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { AppRecovery, type RecoveryReport } from "./app-recovery.js";
@@ -61,7 +61,7 @@ export class HostingService {
     @inject(AppRecovery) private readonly recovery: AppRecovery,
     @inject(SecretBox) private readonly secrets: SecretBox,
     @inject(AppDisk) private readonly disk: AppDisk,
-    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(AppAccess) private readonly access: AppAccess,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
@@ -82,7 +82,7 @@ export class HostingService {
     this.availability.runtime();
     const changes = parseInput(setupInputSchema, input);
     await this.projects.getOwned(ownerId, siteId);
-    await this.assertMayHost(ownerId, siteId);
+    await this.access.assertMayHost(ownerId, siteId);
     const slug = await this.publishing.ensureSlug(ownerId, siteId);
     let created = false;
     const updated = await this.store.modify(siteId, (project) => {
@@ -123,14 +123,14 @@ export class HostingService {
    */
   async read(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    const project = await this.owned(ownerId, siteId);
+    const project = await this.access.owned(ownerId, siteId);
     return this.view(await this.checkAlive(project));
   }
 
   /** `GET …/deployment/env`: the names, every value masked. */
   async env(ownerId: string, siteId: string): Promise<EnvView> {
     this.availability.runtime();
-    const { deployment } = await this.owned(ownerId, siteId);
+    const { deployment } = await this.access.owned(ownerId, siteId);
     return maskedEnv(Object.keys(deployment.env));
   }
 
@@ -143,7 +143,7 @@ export class HostingService {
   async setEnv(ownerId: string, siteId: string, input: unknown): Promise<EnvView> {
     this.availability.runtime();
     const { env } = parseInput(envInputSchema, input);
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     const sealed = Object.fromEntries(
       await Promise.all(
         Object.entries(env).map(async ([key, value]) => [key, value === null ? null : await this.secrets.seal(value, envContext(siteId, key))] as const),
@@ -181,8 +181,8 @@ export class HostingService {
    */
   async deploy(ownerId: string, siteId: string): Promise<DeployStarted> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
-    await this.assertMayHost(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
+    await this.access.assertMayHost(ownerId, siteId);
     await this.disk.assertRoom(siteId);
     return this.startRun(ownerId, siteId);
   }
@@ -193,7 +193,7 @@ export class HostingService {
    * (a fix attempt, which is not kept unless it works).
    */
   async startRun(ownerId: string, siteId: string, attempt?: { dockerfile: string }): Promise<DeployStarted> {
-    const { deployment } = await this.owned(ownerId, siteId);
+    const { deployment } = await this.access.owned(ownerId, siteId);
     const override = deployment.override ?? null;
     const source = attempt ? "fix" : override && deployment.setup.build_mode !== "bare" ? "override" : "repository";
     const dockerfile = attempt ? attempt.dockerfile : source === "override" ? override!.dockerfile : null;
@@ -233,14 +233,14 @@ export class HostingService {
   /** `GET …/deployment/runs`: the last 20 runs, newest first. */
   async listRuns(ownerId: string, siteId: string): Promise<RunView[]> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     return (await this.runs.list(siteId)).map(toRunView);
   }
 
   /** `GET …/deployment/runs/{run_id}`: one run with the kept end of its log. */
   async getRun(ownerId: string, siteId: string, runId: string): Promise<RunDetailView> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     const run = isWellFormedId(runId, "run") ? await this.runs.get(siteId, runId) : null;
     if (!run) throw notFound("Run not found.");
     return toRunDetailView(run);
@@ -253,8 +253,8 @@ export class HostingService {
    */
   async restart(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
-    await this.assertMayHost(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
+    await this.access.assertMayHost(ownerId, siteId);
     await this.replaceContainer(siteId);
     return this.view(await this.projects.getOwned(ownerId, siteId));
   }
@@ -265,8 +265,8 @@ export class HostingService {
    */
   async start(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    const project = await this.checkAlive(await this.owned(ownerId, siteId));
-    await this.assertMayHost(ownerId, siteId);
+    const project = await this.checkAlive(await this.access.owned(ownerId, siteId));
+    await this.access.assertMayHost(ownerId, siteId);
     if (project.deployment?.status !== "running") {
       // An app whose data volume alone fills its disk would only be stopped again.
       await this.disk.assertRoom(siteId);
@@ -278,7 +278,7 @@ export class HostingService {
   /** `POST …/deployment/stop`: the container stops (SIGTERM, then SIGKILL) and `/app/` shows the app stopped. Always allowed. */
   async stop(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     await this.containers.withAppLock(siteId, () => this.containers.stop(siteId));
     return this.view(await this.projects.getOwned(ownerId, siteId));
   }
@@ -289,14 +289,14 @@ export class HostingService {
    */
   async remove(ownerId: string, siteId: string): Promise<void> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     await this.removeApp(siteId);
   }
 
   /** `GET …/deployment/resources`: memory and disk now, and the steps (the free tier's until payments exist). */
   async resources(ownerId: string, siteId: string): Promise<ResourcesView> {
     this.availability.runtime();
-    await this.owned(ownerId, siteId);
+    await this.access.owned(ownerId, siteId);
     return freeTierResources(this.disk.limitMb);
   }
 
@@ -379,7 +379,7 @@ export class HostingService {
    * A `running` app whose container is not running any more is saved `failed` (with
    * `last_exit_oom`), and the proxy told; answers the project as it is then.
    */
-  private async checkAlive(project: ProjectRecord & { deployment: DeploymentRecord }): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
+  private async checkAlive(project: ProjectWithApp): Promise<ProjectWithApp> {
     const { deployment } = project;
     if (deployment.status !== "running" || !deployment.container) return project;
     const state = await this.availability.runtime().inspectContainer(deployment.container.id);
@@ -392,22 +392,7 @@ export class HostingService {
     );
     if (!updated?.deployment) throw notFound("Project not found.");
     this.containers.publish(project.id, updated.deployment);
-    return updated as ProjectRecord & { deployment: DeploymentRecord };
-  }
-
-  /** The caller's project with its app: `404` for a project missing or someone else's, `409 not_configured` before the setup. */
-  private async owned(ownerId: string, siteId: string): Promise<ProjectRecord & { deployment: DeploymentRecord }> {
-    const project = await this.projects.getOwned(ownerId, siteId);
-    if (!project.deployment) {
-      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
-    }
-    return project as ProjectRecord & { deployment: DeploymentRecord };
-  }
-
-  private async assertMayHost(ownerId: string, siteId: string): Promise<void> {
-    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
-      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
-    }
+    return updated as ProjectWithApp;
   }
 
   private async view(project: ProjectRecord): Promise<DeploymentView> {

@@ -1,0 +1,34 @@
+import { inject, injectable } from "tsyringe";
+import { conflict, RepositeError } from "../errors.js";
+import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting-entitlements.js";
+import type { ProjectRecord } from "../projects/project.js";
+import { ProjectsService } from "../projects/projects-service.js";
+import type { DeploymentRecord } from "./deployment-record.js";
+
+/** A project with its app set up. */
+export type ProjectWithApp = ProjectRecord & { deployment: DeploymentRecord };
+
+/** Who may do what to an app: the checks every hosting service makes first, in one place. */
+@injectable()
+export class AppAccess {
+  constructor(
+    @inject(ProjectsService) private readonly projects: ProjectsService,
+    @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+  ) {}
+
+  /** The caller's project with its app: `404` for a project missing or someone else's, `409 not_configured` before the setup. */
+  async owned(ownerId: string, siteId: string): Promise<ProjectWithApp> {
+    const project = await this.projects.getOwned(ownerId, siteId);
+    if (!project.deployment) {
+      throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
+    }
+    return project as ProjectWithApp;
+  }
+
+  /** `402 payment_required` unless the account may host this project's app (what starts or builds it asks). */
+  async assertMayHost(ownerId: string, siteId: string): Promise<void> {
+    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
+      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
+    }
+  }
+}
