@@ -187,6 +187,38 @@ export class AppContainers {
     return updated.deployment;
   }
 
+  /**
+   * A new container from the app's current image, with its setup and env as they are now, takes
+   * over once it answers (start, restart, an env change, a data reset). When it does not come up,
+   * a running app keeps serving and any other shows `failed` (`last_exit_oom` when it ran out of
+   * memory), and the error goes on. Callers hold the app's lock.
+   */
+  async relaunch(siteId: string, deployment: DeploymentRecord, container: AppContainer): Promise<void> {
+    const env = await this.openEnv(siteId, deployment);
+    try {
+      const next = await this.launch(siteId, deployment, { image: container.image, keepAlive: container.keep_alive, env });
+      await this.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
+    } catch (error) {
+      const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
+      const after = await this.store.modify(siteId, (project) =>
+        project.deployment
+          ? {
+              ...project,
+              deployment: {
+                ...project.deployment,
+                status: project.deployment.status === "running" ? "running" : "failed",
+                last_exit_oom: oom || project.deployment.last_exit_oom,
+                stopped_reason: null,
+                updated_at: this.now(),
+              },
+            }
+          : project,
+      );
+      if (after?.deployment) this.publish(siteId, after.deployment);
+      throw error;
+    }
+  }
+
   /** Null when `next` still runs `SETTLE_MS` after its first answer, else why it is not up. */
   private async settles(next: AppContainer, setup: DeploymentRecord["setup"]): Promise<AppStartFailure | null> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));

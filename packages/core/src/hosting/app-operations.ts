@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { conflict, RepositeError, unprocessable } from "../errors.js";
+import { conflict, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
@@ -104,7 +104,8 @@ export class AppOperations {
   /** Under the app's lock: every container of the app goes, then its volume; a new one starts from the same image. */
   private async emptyVolume(siteId: string, deployment: DeploymentRecord, current: AppContainer): Promise<void> {
     const runtime = this.availability.runtime();
-    const env = await this.containers.openEnv(siteId, deployment);
+    // Fails before any data goes when the env cannot be opened (the server's key changed).
+    await this.containers.openEnv(siteId, deployment);
     // The proxy shows the app stopped while its data goes, instead of failing requests.
     await this.containers.stop(siteId);
     // A volume is removed only once no container (running or not) mounts it.
@@ -112,32 +113,11 @@ export class AppOperations {
     for (const id of ids) await runtime.removeContainer(id);
     await runtime.removeVolume(volumeName(siteId));
     this.disk.forget(siteId);
-    try {
-      const next = await this.containers.launch(siteId, deployment, { image: current.image, keepAlive: current.keep_alive, env });
-      await this.containers.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
-    } catch (error) {
-      const after = await this.store.modify(siteId, (project) =>
-        project.deployment
-          ? {
-              ...project,
-              deployment: {
-                ...project.deployment,
-                status: "failed",
-                last_exit_oom: RepositeError.isInstance(error) && error.details?.exit_oom === true,
-                stopped_reason: null,
-                updated_at: this.now(),
-              },
-            }
-          : project,
-      );
-      if (after?.deployment) this.containers.publish(siteId, after.deployment);
-      throw error;
-    }
+    await this.containers.relaunch(siteId, deployment, current);
     await this.disk.check(siteId);
   }
 
-
-  /** As `configured`, and the app has (or had) a container: `409 not_deployed` before its first deploy. */
+  /** The caller's app (`AppAccess.owned`), which has (or had) a container: `409 not_deployed` before its first deploy. */
   private async deployed(ownerId: string, siteId: string): Promise<{ deployment: DeploymentRecord; container: AppContainer }> {
     const { deployment } = await this.access.owned(ownerId, siteId);
     if (!deployment.container) throw notDeployed();

@@ -349,29 +349,7 @@ export class HostingService {
     await this.containers.withAppLock(siteId, async () => {
       const deployment = (await this.store.get(siteId))?.deployment;
       if (!deployment?.container) throw conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
-      const env = await this.containers.openEnv(siteId, deployment);
-      try {
-        const next = await this.containers.launch(siteId, deployment, { image: deployment.container.image, keepAlive: deployment.container.keep_alive, env });
-        await this.containers.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
-      } catch (error) {
-        const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
-        const after = await this.store.modify(siteId, (project) =>
-          project.deployment
-            ? {
-                ...project,
-                deployment: {
-                  ...project.deployment,
-                  // A stopped or failed app whose new container failed shows failed; a running one keeps serving.
-                  status: project.deployment.status === "running" ? "running" : "failed",
-                  last_exit_oom: oom || project.deployment.last_exit_oom,
-                  updated_at: this.now(),
-                },
-              }
-            : project,
-        );
-        if (after?.deployment) this.containers.publish(siteId, after.deployment);
-        throw error;
-      }
+      await this.containers.relaunch(siteId, deployment, deployment.container);
     });
   }
 
