@@ -115,6 +115,7 @@ export function layout({ title, body, session }: LayoutOptions): SafeHtml {
   const nav = session
     ? html`<nav aria-label="Account">
         <a href="/account">Tokens</a>
+        <a href="/account/apps">Apps</a>
         <a href="/account/billing">Billing</a>
         ${session.isOperator && html`<a href="/admin">Operator dashboard</a>`}
         <span class="muted">${session.email}</span>

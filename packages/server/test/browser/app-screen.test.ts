@@ -48,8 +48,11 @@ describe.skipIf(!engine.available)("an app's screen in Chromium, on the engine",
 
   it("shows a failed run's diagnosis, the runs and the env's names (never a value); the Fix button asks the fixer", async () => {
     const page = await pageOf(owner);
-    const response = await page.goto(`/account/apps/${brokenSite}`);
-    expect(response?.status()).toBe(200);
+    // Reached from the account's navigation: Apps, then the app.
+    expect((await page.goto("/account"))?.status()).toBe(200);
+    await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Apps" }).click();
+    await page.getByRole("link", { name: "screen-broken" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/account/apps/${brokenSite}`);
     await expect.poll(() => page.getByRole("heading", { name: "screen-broken" }).isVisible()).toBe(true);
     const { last_run } = await rig.h.reposite.hosting.read(owner.accountId, brokenSite);
     expect(last_run?.status).toBe("failed");
