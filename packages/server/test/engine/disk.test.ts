@@ -78,4 +78,21 @@ describe.skipIf(!engine.available)("the disk limit on the Engine", () => {
     expect(again.job.status).toBe("done");
     expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", stopped_reason: null });
   }, 120_000);
+
+  it("an image that alone is over the limit: the deploy goes live, the app is stopped at once, and its run's diagnosis is storage_full with the disk to buy", async () => {
+    const site = await h.project(owner, "disk-image", {
+      Dockerfile: [
+        `FROM ${h.images.busybox}`,
+        h.label,
+        "RUN mkdir -p /www && echo ok > /www/index.html && dd if=/dev/zero of=/www/big bs=1M count=25",
+        'CMD ["httpd", "-f", "-p", "3000", "-h", "/www"]',
+        "",
+      ].join("\n"),
+    });
+    const { runId } = await h.deploy(owner, site);
+    const read = await stopped(site);
+    expect(read.stopped_reason).toMatch(/over its 20 MB/);
+    expect(read.last_run).toMatchObject({ run_id: runId, diagnosis: { kind: "storage_full", limit: { kind: "disk", needed: 5120 } } });
+    expect(read.last_run!.diagnosis!.detail).toMatch(/20 MB/);
+  }, 120_000);
 });
