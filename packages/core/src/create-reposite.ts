@@ -39,6 +39,8 @@ import { CONTAINER_RUNTIME, type ContainerRuntime } from "./ports/container-runt
 import { allowAllHosting, HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
+import { PAYMENT_PROVIDER, type PaymentProvider } from "./ports/payments.js";
+import { freePayments } from "./defaults/free-payments.js";
 import { IDS, type IdGenerator } from "./ports/ids.js";
 import { LOCKS, type Locks } from "./ports/locks.js";
 import { MAILER, type Mailer } from "./ports/mailer.js";
@@ -102,6 +104,8 @@ export interface CreateRepositeOptions {
   locks?: Locks;
   /** Where apps are built and run; without one, app hosting is off (its routes and `saas` generation answer 503). */
   containerRuntime?: ContainerRuntime;
+  /** Where payments happen; default: `freePayments` (payments off, every product free). `@reposite/provider-stripe` sells through Stripe. */
+  payments?: PaymentProvider;
   /** Whether an account may host a project's app; default: everyone may (payments off). */
   hostingEntitlements?: HostingEntitlements;
   /** Limits and timings of app hosting (build concurrency, build memory and time, health check, drain). */
@@ -239,6 +243,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   if (options.searchNotifier) container.register(SEARCH_NOTIFIER, { useValue: options.searchNotifier });
   if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
   if (options.containerRuntime) container.register(CONTAINER_RUNTIME, { useValue: options.containerRuntime });
+  container.register(PAYMENT_PROVIDER, { useValue: options.payments ?? freePayments });
   container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements ?? allowAllHosting });
   if (options.hosting) container.register(HOSTING_SETTINGS, { useValue: options.hosting });
   container.register(PAGE_AUTHOR, {

@@ -9,6 +9,8 @@ export { IDS, type IdGenerator } from "./ports/ids.js";
 export { LOCKS, type Locks } from "./ports/locks.js";
 export { STORAGE, type RecordStorage } from "./ports/storage.js";
 export * from "./ports/container-runtime.js";
+export * from "./ports/payments.js";
+export { freePayments } from "./defaults/free-payments.js";
 export { AppRoutes, type AppRoute, type AppTarget, type AppLease } from "./hosting/app-routes.js";
 export { HOSTING_ENTITLEMENTS, allowAllHosting, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 export { HostingService, type SetupResult, type DeployStarted } from "./hosting/hosting-service.js";
