@@ -41,3 +41,16 @@ export { codeTestHost } from "./code-test-host.js";
 export { getWithHost } from "./get-with-host.js";
 export { failure } from "./repo-errors.js";
 export { git, GIT_ENV } from "./git.js";
+export {
+  startFakeStripe,
+  FAKE_STRIPE_PRICES,
+  type FakeStripe,
+  type FakeStripeOptions,
+  type FakeStripeFailure,
+  type FakeStripePriceInput,
+  type FakeStripeRequest,
+  type FakeStripeWebhook,
+  type StripeObject,
+} from "./fake-stripe.js";
+export { parseStripeForm, type FormObject, type FormValue } from "./stripe-form.js";
+export { paymentProviderContract, type PaymentProviderContractSetup, type SignedWebhook } from "./contracts/payments-contract.js";
