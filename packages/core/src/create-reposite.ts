@@ -13,6 +13,16 @@ import { systemClock } from "./defaults/system-clock.js";
 import { createInProcessEvents } from "./defaults/in-process-events.js";
 import { createAiAuthor } from "./generation/ai-author.js";
 import { GenerationService, PAGE_AUTHOR } from "./generation/generation-service.js";
+import { AccountBilling } from "./billing/account-summary.js";
+import { AppLimits } from "./billing/app-limits.js";
+import { AppResources } from "./billing/app-resources.js";
+import { BillingService } from "./billing/billing-service.js";
+import { BillingEntitlements } from "./billing/entitlements.js";
+import { PaymentEvents } from "./billing/payment-events.js";
+import { PriceList } from "./billing/price-list.js";
+import { ProcessedEvents } from "./billing/processed-events.js";
+import { PurchaseActivation } from "./billing/purchase-activation.js";
+import { PurchaseStore } from "./billing/purchase-store.js";
 import { AppAccess } from "./hosting/app-access.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
@@ -36,7 +46,7 @@ import { MembersService } from "./members/members-service.js";
 import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
 import { CONTAINER_RUNTIME, type ContainerRuntime } from "./ports/container-runtime.js";
-import { allowAllHosting, HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
+import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
 import { PAYMENT_PROVIDER, type PaymentProvider } from "./ports/payments.js";
@@ -106,7 +116,7 @@ export interface CreateRepositeOptions {
   containerRuntime?: ContainerRuntime;
   /** Where payments happen; default: `freePayments` (payments off, every product free). `@reposite/provider-stripe` sells through Stripe. */
   payments?: PaymentProvider;
-  /** Whether an account may host a project's app; default: everyone may (payments off). */
+  /** Whether an account may host a project's app; default: the account's purchases (`BillingEntitlements`; everyone may while payments are off). */
   hostingEntitlements?: HostingEntitlements;
   /** Limits and timings of app hosting (build concurrency, build memory and time, health check, drain). */
   hosting?: Partial<HostingSettings>;
@@ -148,6 +158,8 @@ export interface Reposite {
   readonly appTerminal: AppTerminal;
   /** The `/app/` proxy's table: each app's state and target, in memory. */
   readonly appRoutes: AppRoutes;
+  /** Payments: prices, product statuses, checkouts and confirms, the account's purchases, the billing portal, webhooks. */
+  readonly billing: BillingService;
   /** Lets go of what the ports hold (storage handles, timers). */
   close(): Promise<void>;
 }
@@ -191,6 +203,17 @@ const SERVICES = [
   ProjectCache,
   ForumService,
   DiscourseHandOff,
+  // Payments: purchases and what they allow (hosting, memory, disk, domains).
+  PurchaseStore,
+  PriceList,
+  ProcessedEvents,
+  PurchaseActivation,
+  PaymentEvents,
+  AppLimits,
+  AppResources,
+  BillingEntitlements,
+  AccountBilling,
+  BillingService,
   // One table per composition: the hosting service writes it, the /app/ proxy reads it.
   AppRoutes,
   HostingAvailability,
@@ -244,7 +267,8 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
   if (options.containerRuntime) container.register(CONTAINER_RUNTIME, { useValue: options.containerRuntime });
   container.register(PAYMENT_PROVIDER, { useValue: options.payments ?? freePayments });
-  container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements ?? allowAllHosting });
+  if (options.hostingEntitlements) container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements });
+  else container.register(HOSTING_ENTITLEMENTS, { useToken: BillingEntitlements });
   if (options.hosting) container.register(HOSTING_SETTINGS, { useValue: options.hosting });
   container.register(PAGE_AUTHOR, {
     useValue: options.languageModel ? createAiAuthor(options.languageModel) : createReadmeAuthor(),
@@ -278,6 +302,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     appOperations: container.resolve(AppOperations),
     appTerminal: container.resolve(AppTerminal),
     appRoutes: container.resolve(AppRoutes),
+    billing: container.resolve(BillingService),
     async close() {
       // Runs under way end `failed` (the server stopped) and are stored; queued runs stay queued.
       await container.resolve(HostingService).close();

@@ -12,7 +12,8 @@ export * from "./ports/container-runtime.js";
 export * from "./ports/payments.js";
 export { freePayments } from "./defaults/free-payments.js";
 export { AppRoutes, type AppRoute, type AppTarget, type AppLease } from "./hosting/app-routes.js";
-export { HOSTING_ENTITLEMENTS, allowAllHosting, type HostingEntitlements } from "./ports/hosting-entitlements.js";
+export { HOSTING_ENTITLEMENTS, allowAllHosting, type HostingEntitlements, type HostingRefusal } from "./ports/hosting-entitlements.js";
+export * from "./billing/index.js";
 export { HostingService, type SetupResult, type DeployStarted } from "./hosting/hosting-service.js";
 export { HostingAvailability } from "./hosting/hosting-availability.js";
 export { AppDisk } from "./hosting/app-disk.js";
@@ -29,7 +30,18 @@ export { BUILDS_AT_A_TIME, BUILDS_PER_DAY } from "./hosting/build-queue.js";
 export { RUN_LOG_LIMITS, type RunLogLimits } from "./hosting/run-log.js";
 export { createSecretMasker, MIN_MASKED_LENGTH } from "./hosting/secret-masker.js";
 export { LABEL_ROLE, LABEL_SITE, LABEL_RUN, imageTag, volumeName, networkName } from "./hosting/app-names.js";
-export { freeTierResources, type ResourcesView, type ResourceView, type ResourceStep } from "./hosting/resources.js";
+export {
+  freeTierResources,
+  resourceView,
+  isResourceStep,
+  RESOURCE_UNITS,
+  MEMORY_UNIT_MB,
+  DISK_UNIT_MB,
+  type ResourcesView,
+  type ResourceView,
+  type ResourceStep,
+  type ResourceFacts,
+} from "./hosting/resources.js";
 export type { RecoveryReport } from "./hosting/app-recovery.js";
 export { LANGUAGE_MODEL, type LanguageModel, type TextStreamRequest } from "./ports/language-model.js";
 export { MAILER, type Mailer, type MailMessage } from "./ports/mailer.js";

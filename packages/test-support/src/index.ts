@@ -54,3 +54,13 @@ export {
 } from "./fake-stripe.js";
 export { parseStripeForm, type FormObject, type FormValue } from "./stripe-form.js";
 export { paymentProviderContract, type PaymentProviderContractSetup, type SignedWebhook } from "./contracts/payments-contract.js";
+export {
+  createMemoryPayments,
+  MEMORY_PAYMENTS_CATALOG,
+  MEMORY_SIGNATURE_HEADER,
+  type MemoryPayments,
+  type MemoryPaymentsOptions,
+  type MemoryCheckout,
+  type WebhookDelivery,
+  type EventInput,
+} from "./memory-payments.js";

@@ -25,10 +25,20 @@ export class AppAccess {
     return project as ProjectWithApp;
   }
 
-  /** `402 payment_required` unless the account may host this project's app (what starts or builds it asks). */
+  /**
+   * Unless the account may host this project's app (what starts or builds it asks): `402
+   * payment_required` when app hosting is not bought, `409 quota_reached` when every hosting
+   * purchase of the account is in use by its other apps.
+   */
   async assertMayHost(ownerId: string, siteId: string): Promise<void> {
-    if (!(await this.entitlements.mayHost(ownerId, siteId))) {
-      throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
+    const answer = await this.entitlements.mayHost(ownerId, siteId);
+    if (answer === true) return;
+    if (answer === "quota_reached") {
+      throw conflict(
+        "Every app-hosting purchase of this account is in use by another app (one app per purchase): buy another (POST /billing/embed/checkout with additional: true) or remove an app.",
+        "quota_reached",
+      );
     }
+    throw new RepositeError(402, "App hosting is not paid for on this project; buy it first (POST /billing/embed/checkout).", "payment_required");
   }
 }

@@ -3,6 +3,7 @@ import { RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
+import { AppLimits } from "../billing/app-limits.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
@@ -54,6 +55,7 @@ export class AppContainers {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
+    @inject(AppLimits) private readonly limits: AppLimits,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -81,7 +83,9 @@ export class AppContainers {
 
   /**
    * Makes and starts a container from `options.image` with the app's setup as it is now (port,
-   * health path, volume), the free tier's limits, its env and `PORT`, on the app's own network;
+   * health path, volume), the memory the app has paid for then (`AppLimits`: the free tier's
+   * 512 MB without a purchase, so a memory purchase takes effect with the next container), the
+   * free tier's CPU and process limits, its env and `PORT`, on the app's own network;
    * resolves once it answers its health path from the host. A container that does not come up is
    * removed and the call fails with `502 app_unhealthy` (`exit_oom` when it ran out of memory).
    */
@@ -89,6 +93,7 @@ export class AppContainers {
     const runtime = this.availability.runtime();
     const { setup } = record;
     const name = containerName(siteId, options.runId ?? this.ids.newId("ctr"));
+    const memoryMb = await this.limits.memoryMb(siteId);
     const handle = await runtime.runContainer({
       name,
       image: options.image,
@@ -96,7 +101,7 @@ export class AppContainers {
       env: { ...options.env, PORT: String(setup.port) },
       ...(options.keepAlive ? { command: KEEP_ALIVE_COMMAND } : {}),
       port: setup.port,
-      memoryMb: FREE_TIER.memoryMb,
+      memoryMb,
       cpus: FREE_TIER.cpus,
       pidsLimit: FREE_TIER.pidsLimit,
       ...(setup.volume_path ? { volume: { name: volumeName(siteId), path: setup.volume_path } } : {}),
@@ -138,12 +143,12 @@ export class AppContainers {
         port: setup.port,
         healthPath: setup.health_path,
         timeoutMs: this.settings.healthTimeoutMs,
-        memoryMb: FREE_TIER.memoryMb,
+        memoryMb,
         keepAlive: options.keepAlive,
       });
     }
     options.log?.(options.keepAlive ? "The box is up." : `The app answered ${setup.health_path} with ${result.status}.`);
-    return { id: handle.id, name, image: options.image, host: handle.host, port: handle.hostPort, keep_alive: options.keepAlive };
+    return { id: handle.id, name, image: options.image, host: handle.host, port: handle.hostPort, keep_alive: options.keepAlive, memory_mb: memoryMb };
   }
 
   /**
@@ -238,7 +243,7 @@ export class AppContainers {
       port: setup.port,
       healthPath: setup.health_path,
       timeoutMs: this.settings.healthTimeoutMs,
-      memoryMb: FREE_TIER.memoryMb,
+      memoryMb: next.memory_mb ?? FREE_TIER.memoryMb,
       keepAlive: next.keep_alive,
     });
   }

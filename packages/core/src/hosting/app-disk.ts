@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import { AppLimits } from "../billing/app-limits.js";
 import { conflict } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { ProjectStore } from "../projects/project-store.js";
@@ -20,7 +21,8 @@ interface Kept {
 }
 
 /**
- * The disk each app may use (image, writable layer and data volume together, `diskLimitMb`),
+ * The disk each app may use (image, writable layer and data volume together: `diskLimitMb`, or
+ * the disk paid for that app, from the moment the purchase counts),
  * measured by the service because Docker cannot cap a container's disk on every filesystem:
  * after every deploy and every `diskCheckIntervalMs` (running apps only, one check at a time).
  * An app found over its limit is stopped with `stopped_reason` saved on its deployment. The last
@@ -41,14 +43,20 @@ export class AppDisk {
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(AppLimits) private readonly limits: AppLimits,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
   }
 
-  /** The disk each app may use, in MB. */
+  /** The disk an app without a disk purchase may use, in MB (the server's `diskLimitMb`). */
   get limitMb(): number {
     return this.settings.diskLimitMb;
+  }
+
+  /** The disk this app may use now, in MB: its paid disk, or the server's limit. */
+  limitFor(siteId: string): Promise<number> {
+    return this.limits.diskMb(siteId);
   }
 
   /**
@@ -87,13 +95,15 @@ export class AppDisk {
 
   /**
    * The app's disk as last measured for its current container, or measured now when that is older
-   * than `maxAgeMs` (or missing). Null before the app has a container.
+   * than `maxAgeMs`, missing, or made against another limit (a disk purchase counts at once). Null
+   * before the app has a container.
    */
   async usage(siteId: string, maxAgeMs: number): Promise<DiskUsage | null> {
     const deployment = (await this.store.get(siteId))?.deployment;
     if (!deployment?.container) return null;
     const kept = this.kept.get(siteId);
-    if (kept && kept.containerId === deployment.container.id && this.clock.now().getTime() - kept.at <= maxAgeMs) return kept.usage;
+    const fresh = kept && kept.containerId === deployment.container.id && this.clock.now().getTime() - kept.at <= maxAgeMs;
+    if (fresh && kept.usage.limit_mb === (await this.limitFor(siteId))) return kept.usage;
     return (await this.check(siteId))?.usage ?? null;
   }
 
@@ -106,7 +116,7 @@ export class AppDisk {
     const deployment = (await this.store.get(siteId))?.deployment;
     const container = deployment?.container;
     if (!deployment || !container) return null;
-    const usage = await measureDisk(runtime, { image: container.image, containerId: container.id, volume: volumeName(siteId) }, this.limitMb, this.now());
+    const usage = await measureDisk(runtime, { image: container.image, containerId: container.id, volume: volumeName(siteId) }, await this.limitFor(siteId), this.now());
     this.kept.set(siteId, { containerId: container.id, usage, at: this.clock.now().getTime() });
     if (deployment.status !== "running") return { usage, stopped: false, image: container.image };
     if (!usage.over) {

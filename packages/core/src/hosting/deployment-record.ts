@@ -14,6 +14,8 @@ export interface AppContainer {
   /** Where it answers from the host while it runs. */
   host: string;
   port: number;
+  /** The memory it was given (the app's limit when it was launched); missing on records from before it was kept. */
+  memory_mb?: number;
 }
 
 /**

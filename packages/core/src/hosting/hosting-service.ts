@@ -25,7 +25,8 @@ import { envInputSchema, maskedEnv, MAX_ENV_KEYS, type EnvView } from "./deploym
 import { envContext, toDeploymentView, type DeploymentRecord, type DeploymentView } from "./deployment-record.js";
 import { DEFAULT_SETUP, setupInputSchema, type DeploymentSetup } from "./deployment-setup.js";
 import { HostingAvailability } from "./hosting-availability.js";
-import { freeTierResources, type ResourcesView } from "./resources.js";
+import type { ResourcesView } from "./resources.js";
+import { AppResources } from "../billing/app-resources.js";
 
 /** Answer of `PUT …/deployment`: `created` tells `201` from `200`. */
 export interface SetupResult {
@@ -65,6 +66,7 @@ export class HostingService {
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
+    @inject(AppResources) private readonly resourceOffers: AppResources,
   ) {}
 
   /** Whether this server hosts apps (a container runtime is registered). */
@@ -293,11 +295,11 @@ export class HostingService {
     await this.removeApp(siteId);
   }
 
-  /** `GET …/deployment/resources`: memory and disk now, and the steps (the free tier's until payments exist). */
+  /** `GET …/deployment/resources`: memory and disk now, the units paid, and the steps with their prices (`AppResources`). */
   async resources(ownerId: string, siteId: string): Promise<ResourcesView> {
     this.availability.runtime();
-    await this.access.owned(ownerId, siteId);
-    return freeTierResources(this.disk.limitMb);
+    const { deployment } = await this.access.owned(ownerId, siteId);
+    return this.resourceOffers.view(siteId, deployment);
   }
 
   /**

@@ -1,13 +1,18 @@
+import { priceLabel } from "../billing/price-labels.js";
+import type { ProductPrice } from "../ports/payments.js";
 import { FREE_TIER } from "./hosting-settings.js";
 
 /** One size a resource could be bought at (the spec's Step). */
 export interface ResourceStep {
   units: number;
   mb: number;
+  /** Sold to this app now: on sale, and more than it has paid for. */
   available: boolean;
   /** Units not yet paid for at this step (the size is the total, not an addition). */
   add_units: number;
+  /** The whole size's price (`units` units). */
   price_label: string;
+  /** What buying this step charges (`add_units` units). */
   add_price_label: string;
 }
 
@@ -32,24 +37,50 @@ export const RESOURCE_UNITS = [1, 2, 4, 8, 16] as const;
 export const MEMORY_UNIT_MB = 1024;
 export const DISK_UNIT_MB = 5 * 1024;
 
+/** Whether `value` is one of the sizes sold. */
+export const isResourceStep = (value: unknown): value is (typeof RESOURCE_UNITS)[number] =>
+  typeof value === "number" && (RESOURCE_UNITS as readonly number[]).includes(value);
+
+/** What one resource of one app is now, and its price when it is sold on this server. */
+export interface ResourceFacts {
+  /** What the app runs with now, in MB. */
+  limitMb: number;
+  /** Units paid for (purchases that count). */
+  units: number;
+  /** The price of one unit; null when the resource is not sold here. */
+  unitPrice: ProductPrice | null;
+}
+
 /**
- * Until payments exist every app runs on the free tier (512 MB memory, 3 GB disk or the server's
- * `diskLimitMb`) and nothing is on sale: the steps are listed as the sizes there will be, none
- * `available`, with no prices.
+ * One resource's view: its limit and paid units, and each step with what buying it would add
+ * and charge. A step is `available` when the resource is on sale and it is bigger than what is
+ * paid. Not on sale: no prices, nothing available.
  */
-export function freeTierResources(diskLimitMb: number = FREE_TIER.diskMb): ResourcesView {
+export function resourceView(facts: ResourceFacts, unitMb: number): ResourceView {
+  const price = facts.unitPrice;
   return {
-    memory: notOnSale(FREE_TIER.memoryMb, MEMORY_UNIT_MB),
-    disk: notOnSale(diskLimitMb, DISK_UNIT_MB),
+    limit_mb: facts.limitMb,
+    units: facts.units,
+    on_sale: price !== null,
+    unit_price_label: price ? priceLabel(price) : "",
+    steps: RESOURCE_UNITS.map((units) => {
+      const add = Math.max(0, units - facts.units);
+      return {
+        units,
+        mb: units * unitMb,
+        available: price !== null && add > 0,
+        add_units: add,
+        price_label: price ? priceLabel(price, units) : "",
+        add_price_label: price ? priceLabel(price, add) : "",
+      };
+    }),
   };
 }
 
-function notOnSale(limitMb: number, unitMb: number): ResourceView {
+/** An app on the free tier of a server that sells nothing (512 MB memory, 3 GB disk or the server's `diskLimitMb`). */
+export function freeTierResources(diskLimitMb: number = FREE_TIER.diskMb): ResourcesView {
   return {
-    limit_mb: limitMb,
-    units: 0,
-    on_sale: false,
-    unit_price_label: "",
-    steps: RESOURCE_UNITS.map((units) => ({ units, mb: units * unitMb, available: false, add_units: units, price_label: "", add_price_label: "" })),
+    memory: resourceView({ limitMb: FREE_TIER.memoryMb, units: 0, unitPrice: null }, MEMORY_UNIT_MB),
+    disk: resourceView({ limitMb: diskLimitMb, units: 0, unitPrice: null }, DISK_UNIT_MB),
   };
 }

@@ -1,0 +1,126 @@
+import { createHash } from "node:crypto";
+import { inject, injectable } from "tsyringe";
+import { LOCKS, type Locks } from "../ports/locks.js";
+import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import type { PurchaseRecord } from "./purchase.js";
+
+/** A provider's id as part of a storage key: as it is when it is plain, else its hash (keys never carry `:`, `/` or `.`). */
+const keyPart = (id: string) => (/^[A-Za-z0-9_-]{1,200}$/.test(id) ? id : `h-${createHash("sha256").update(id).digest("hex")}`);
+
+const purchaseKey = (id: string) => `billing-purchases:${id}`;
+const accountIndex = (accountId: string) => `billing-account-purchases:${accountId}`;
+const siteIndex = (siteId: string) => `billing-site-purchases:${siteId}`;
+const sessionIndex = (sessionId: string) => `billing-session-purchases:${keyPart(sessionId)}`;
+const subscriptionIndex = (subscriptionId: string) => `billing-subscription-purchases:${keyPart(subscriptionId)}`;
+const subscriptionStateKey = (subscriptionId: string) => `billing-subscriptions:${keyPart(subscriptionId)}`;
+/** Guards every change to an account's purchases, so two claims of one free seat never both win. */
+export const accountLock = (accountId: string) => `billing-account:${accountId}`;
+
+/** The newest state a provider reported of a subscription, kept even before its purchases are known. */
+export interface SubscriptionState {
+  status: string;
+  ended: boolean;
+  /** `created` of the event that said so (seconds). */
+  event_at: number;
+}
+
+/**
+ * Where purchases live, with their indexes by account, project, checkout session and
+ * subscription. The only place that knows their storage keys.
+ */
+@injectable()
+export class PurchaseStore {
+  constructor(
+    @inject(STORAGE) private readonly storage: RecordStorage,
+    @inject(LOCKS) private readonly locks: Locks,
+  ) {}
+
+  get(id: string): Promise<PurchaseRecord | null> {
+    return this.storage.getItem<PurchaseRecord>(purchaseKey(id));
+  }
+
+  /** Stores new purchases (one checkout's) and lists them in their indexes. */
+  async insert(purchases: PurchaseRecord[]): Promise<void> {
+    for (const purchase of purchases) await this.storage.setItem(purchaseKey(purchase.id), purchase);
+    for (const purchase of purchases) {
+      await this.addTo(accountIndex(purchase.account_id), purchase.id);
+      await this.addTo(siteIndex(purchase.site_id), purchase.id);
+      await this.addTo(sessionIndex(purchase.session_id), purchase.id);
+    }
+  }
+
+  /**
+   * Changes a purchase under its lock, so a webhook and a confirm never undo each other. Answers
+   * the changed record, or null when it is gone. A change of `site_id` or `subscription_id` moves
+   * it in those indexes.
+   */
+  async modify(id: string, change: (purchase: PurchaseRecord) => PurchaseRecord): Promise<PurchaseRecord | null> {
+    return this.locks.withLock(purchaseKey(id), async () => {
+      const before = await this.get(id);
+      if (!before) return null;
+      const after = change(before);
+      if (after === before) return before;
+      await this.storage.setItem(purchaseKey(id), after);
+      if (after.site_id !== before.site_id) {
+        await this.addTo(siteIndex(after.site_id), id);
+        await this.removeFrom(siteIndex(before.site_id), id);
+      }
+      if (after.subscription_id && after.subscription_id !== before.subscription_id) await this.addTo(subscriptionIndex(after.subscription_id), id);
+      return after;
+    });
+  }
+
+  /** The account's purchases, oldest first. */
+  byAccount(accountId: string): Promise<PurchaseRecord[]> {
+    return this.listed(accountIndex(accountId));
+  }
+
+  /** The purchases made for (or moved to) one project, oldest first. */
+  bySite(siteId: string): Promise<PurchaseRecord[]> {
+    return this.listed(siteIndex(siteId));
+  }
+
+  /** The purchases one checkout session sells. */
+  bySession(sessionId: string): Promise<PurchaseRecord[]> {
+    return this.listed(sessionIndex(sessionId));
+  }
+
+  /** The purchases one subscription pays for. */
+  bySubscription(subscriptionId: string): Promise<PurchaseRecord[]> {
+    return this.listed(subscriptionIndex(subscriptionId));
+  }
+
+  subscriptionState(subscriptionId: string): Promise<SubscriptionState | null> {
+    return this.storage.getItem<SubscriptionState>(subscriptionStateKey(subscriptionId));
+  }
+
+  /** Keeps `state` unless a newer one is kept already; answers the one kept. */
+  async noteSubscription(subscriptionId: string, state: SubscriptionState): Promise<SubscriptionState> {
+    return this.locks.withLock(subscriptionStateKey(subscriptionId), async () => {
+      const kept = await this.subscriptionState(subscriptionId);
+      if (kept && kept.event_at > state.event_at) return kept;
+      await this.storage.setItem(subscriptionStateKey(subscriptionId), state);
+      return state;
+    });
+  }
+
+  private async listed(index: string): Promise<PurchaseRecord[]> {
+    const ids = (await this.storage.getItem<string[]>(index)) ?? [];
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    return records.filter((record): record is PurchaseRecord => record !== null);
+  }
+
+  private addTo(index: string, id: string): Promise<void> {
+    return this.locks.withLock(index, async () => {
+      const ids = (await this.storage.getItem<string[]>(index)) ?? [];
+      if (!ids.includes(id)) await this.storage.setItem(index, [...ids, id]);
+    });
+  }
+
+  private removeFrom(index: string, id: string): Promise<void> {
+    return this.locks.withLock(index, async () => {
+      const ids = (await this.storage.getItem<string[]>(index)) ?? [];
+      if (ids.includes(id)) await this.storage.setItem(index, ids.filter((each) => each !== id));
+    });
+  }
+}
