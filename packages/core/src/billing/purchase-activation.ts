@@ -32,7 +32,7 @@ export class PurchaseActivation {
 
   /**
    * A checkout was paid: its `pending` purchases become `active` with the provider's customer and
-   * subscription (others are left as they are, so a repeat changes nothing). `eventAt` is the
+   * subscription (others only note the event's time, so a repeat changes nothing). `eventAt` is the
    * event's `created`, or null when confirm read the session. A subscription state the provider
    * reported before (its events may come first) is applied after.
    */
@@ -41,7 +41,9 @@ export class PurchaseActivation {
     const changed: PurchaseRecord[] = [];
     for (const purchase of await this.purchases.bySession(session.id)) {
       const after = await this.purchases.modify(purchase.id, (record) => {
-        if (record.status !== "pending" || isOlder(eventAt, record.event_at)) return record;
+        if (isOlder(eventAt, record.event_at)) return record;
+        // Activated already (by confirm, or this event before): only the event's time is kept.
+        if (record.status !== "pending") return eventAt === null || record.event_at === newest(record.event_at, eventAt) ? record : { ...record, event_at: newest(record.event_at, eventAt) };
         return {
           ...record,
           status: "active",
