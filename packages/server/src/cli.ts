@@ -1,4 +1,4 @@
-import { createReposite, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
+import { createReposite, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { settingsFromEnv } from "./config-from-env.js";
 import { startServer } from "./start-server.js";
@@ -37,6 +37,8 @@ function commands(io: CliIo): CommandDef {
       io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);
       io.out(`  data: ${config.dataDir}`);
       io.out(`  app hosting: ${server.hosting}`);
+      const payments = server.reposite.container.resolve(PAYMENT_PROVIDER);
+      io.out(`  payments: ${payments.enabled ? `on (${payments.name})` : "off: everything is free (no STRIPE_SECRET_KEY)"}`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           io.out(`Received ${signal}, shutting down.`);

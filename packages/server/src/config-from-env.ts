@@ -10,6 +10,7 @@ import {
 } from "@reposite/core";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
+import { paymentsFromEnv } from "@reposite/provider-stripe";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 
 /** Where the server listens. */
@@ -145,6 +146,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   const mailFrom = env.REPOSITE_MAIL_FROM || "Reposite <no-reply@localhost>";
   // Without OPENAI_API_KEY or OPENAI_BASE_URL, pages are written by the README author.
   const languageModel = languageModelFromEnv(env);
+  // Without STRIPE_SECRET_KEY, payments are off and everything is free (the embedded freePayments).
+  const payments = paymentsFromEnv(env);
   return {
     listen,
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
@@ -162,6 +165,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         ...(env.REPOSITE_SITE_CACHE_MB ? { siteCacheBytes: megabytes(env.REPOSITE_SITE_CACHE_MB, "REPOSITE_SITE_CACHE_MB") } : {}),
       },
       ...(languageModel ? { languageModel } : {}),
+      ...(payments ? { payments } : {}),
       hosting: hostingFromEnv(env),
       // Without SMTP_URL, mail goes to <data>/outbox (the embedded default).
       ...(env.SMTP_URL ? { mailer: createSmtpMailer({ url: env.SMTP_URL, from: mailFrom }) } : {}),

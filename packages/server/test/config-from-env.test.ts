@@ -1,3 +1,4 @@
+import { startFakeStripe } from "@reposite/test-support";
 import { describe, expect, it } from "vitest";
 import { settingsFromEnv } from "../src/config-from-env.js";
 
@@ -102,5 +103,31 @@ describe("settings from the environment", () => {
 
   it("refuse a port that is not a port", () => {
     expect(() => settingsFromEnv({ PORT: "http" })).toThrow(/PORT/);
+  });
+
+  it("leave payments off without STRIPE_SECRET_KEY, and sell through Stripe with it: the key, the webhook secret, the prices, the API base", async () => {
+    expect(settingsFromEnv({}).reposite.payments).toBeUndefined();
+    const fake = await startFakeStripe();
+    try {
+      const payments = settingsFromEnv({
+        STRIPE_SECRET_KEY: fake.secretKey,
+        STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+        STRIPE_PRICE_EMBED: fake.priceIds.embed,
+        STRIPE_PRICE_MEMORY: fake.priceIds.memory,
+        STRIPE_PRICE_DISK: fake.priceIds.disk,
+        STRIPE_PRICE_DOMAIN: fake.priceIds.domain,
+        STRIPE_API_BASE: fake.url,
+      }).reposite.payments;
+      expect(payments).toMatchObject({ name: "stripe", enabled: true });
+      expect(Object.keys((await payments?.catalog()) ?? {}).sort()).toEqual(["disk", "domain", "embed", "memory"]);
+      const hook = await fake.webhook("customer.created", { id: "cus_env", object: "customer" });
+      expect(await payments?.parseWebhook(hook.payload, hook.signature)).toMatchObject({ type: "ignored" });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("refuse a Stripe secret key without STRIPE_WEBHOOK_SECRET, saying so", () => {
+    expect(() => settingsFromEnv({ STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PRICE_EMBED: "price_x" })).toThrow(/STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY/);
   });
 });
