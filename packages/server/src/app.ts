@@ -9,6 +9,7 @@ import { deploymentRoutes } from "./routes/deployment.js";
 import { deploymentFixRoutes } from "./routes/deployment-fix.js";
 import { deploymentOperationRoutes } from "./routes/deployment-operations.js";
 import { appScreenRoutes } from "./routes/app-screen.js";
+import { billingRoutes } from "./routes/billing.js";
 import { designRoutes } from "./routes/designs.js";
 import { discourseRoutes } from "./routes/discourse.js";
 import { healthRoutes } from "./routes/health.js";
@@ -70,6 +71,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   deploymentFixRoutes(app, reposite);
   deploymentOperationRoutes(app, reposite);
   appScreenRoutes(app, reposite);
+  billingRoutes(app, reposite);
   memberRoutes(app, reposite);
   if (options.discourse) discourseRoutes(app, reposite, options.discourse);
   accountPageRoutes(app, reposite, options);
