@@ -27,7 +27,7 @@ export function paymentsFromEnv(env: PaymentsEnv, extra: Omit<StripePaymentsOpti
   const webhookSecret = value(env.STRIPE_WEBHOOK_SECRET);
   if (webhookSecret === undefined) {
     throw invalid(
-      "STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY: without it no payment could be confirmed. It is the signing secret (whsec_…) Stripe shows for the webhook endpoint that points at this server.",
+      "STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY: without it no payment could be confirmed. It is the signing secret (whsec_…) Stripe shows for the webhook endpoint <REPOSITE_BASE_URL>/billing/webhook.",
     );
   }
   if (!webhookSecret.startsWith("whsec_")) throw invalid("STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…).");

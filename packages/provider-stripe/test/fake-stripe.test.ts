@@ -92,6 +92,20 @@ describe("the fake Stripe API, to the stripe client", () => {
     expect(await rejection(wrongKey.prices.retrieve(fake.priceIds.embed))).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
   });
 
+  it("answers a POST repeated with the same Idempotency-Key with the first answer, not a second session", async () => {
+    const first = await session({}).then((created) => created.id);
+    const keyed = await stripe.checkout.sessions.create(
+      { mode: "subscription", line_items: [{ price: fake.priceIds.embed, quantity: 1 }], success_url: "http://127.0.0.1:9/" },
+      { idempotencyKey: "same-key-1" },
+    );
+    const again = await stripe.checkout.sessions.create(
+      { mode: "subscription", line_items: [{ price: fake.priceIds.embed, quantity: 1 }], success_url: "http://127.0.0.1:9/" },
+      { idempotencyKey: "same-key-1" },
+    );
+    expect(again.id).toBe(keyed.id);
+    expect(keyed.id).not.toBe(first);
+  });
+
   it("answers injected failures in Stripe's shape: a 402 card error (not to be retried) and a 500", async () => {
     fake.failNext({ status: 402, code: "card_declined", declineCode: "generic_decline" });
     const declined = await rejection(stripe.prices.retrieve(fake.priceIds.embed));

@@ -201,6 +201,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   // ---- the API -------------------------------------------------------------------------------
 
+  // Kept beside each session, as Stripe keeps them for the subscription it will make; not part of the object.
+  const hidden = new Map<string, { lines: { price: StripeObject; quantity: number }[]; subscriptionMetadata: Record<string, string> }>();
+
   const createSession = (body: FormObject): StripeObject => {
     const mode = formString(body, "mode");
     if (mode !== "payment" && mode !== "subscription" && mode !== "setup") {
@@ -264,12 +267,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       ui_mode: "hosted",
       url: `${url}/c/pay/${id}`,
     };
-    // Kept beside the session, as Stripe keeps them for the subscription it will make; not part of the object.
-    hidden.set(id, { lines, subscriptionMetadata: formRecord(subscriptionData, "metadata") ?? {}, paymentMetadata: formRecord(formObject(body, "payment_intent_data"), "metadata") ?? {} });
+    hidden.set(id, { lines, subscriptionMetadata: formRecord(subscriptionData, "metadata") ?? {} });
     sessions.set(id, session);
     return session;
   };
-  const hidden = new Map<string, { lines: { price: StripeObject; quantity: number }[]; subscriptionMetadata: Record<string, string>; paymentMetadata: Record<string, string> }>();
 
   const createPortalSession = (body: FormObject): StripeObject => {
     const customer = formString(body, "customer");
