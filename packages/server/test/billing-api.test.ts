@@ -96,7 +96,7 @@ describe.each(["in-process", "socket"] as const)("billing over HTTP (%s)", (tran
     await deploy(site);
     const containerMemory = async () => {
       const { deployment } = await h.reposite.projects.getOwned((await h.reposite.tokens.authenticate(token)).account.id, site);
-      return (await runtime.stats(deployment!.container!.id)).memoryLimitBytes / (1024 * 1024);
+      return (await runtime.stats!(deployment!.container!.id)).memoryLimitBytes / (1024 * 1024);
     };
     expect(await containerMemory()).toBe(512);
 

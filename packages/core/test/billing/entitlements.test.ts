@@ -71,7 +71,7 @@ describe("entitlements follow purchases", () => {
     await h.buy(owner, "embed", { site_id: site });
     await h.deploy(owner, site);
     const runtime = h.runtime!;
-    const memoryOf = async () => (await runtime.stats((await h.reposite.projects.getOwned(owner, site)).deployment!.container!.id)).memoryLimitBytes / MB;
+    const memoryOf = async () => (await runtime.stats!((await h.reposite.projects.getOwned(owner, site)).deployment!.container!.id)).memoryLimitBytes / MB;
     expect(await memoryOf()).toBe(512);
 
     const memory = await h.reposite.billing.checkout(owner, "memory", { site_id: site, units: 2 });
