@@ -69,7 +69,8 @@ export class AppOperations {
     // Read after the disk check, which may have stopped an app over its limit.
     const state = await runtime.inspectContainer(container.id);
     const stats = state?.running && runtime.capabilities.stats && runtime.stats ? await runtime.stats(container.id).catch(() => null) : null;
-    return toMetricsView(stats, { cpus: FREE_TIER.cpus, memoryMb: FREE_TIER.memoryMb }, storage, this.now());
+    // The memory its container was given (paid units apply from the next deploy on).
+    return toMetricsView(stats, { cpus: FREE_TIER.cpus, memoryMb: container.memory_mb ?? FREE_TIER.memoryMb }, storage, this.now());
   }
 
   /**

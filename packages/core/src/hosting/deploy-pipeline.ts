@@ -13,6 +13,7 @@ import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
+import { AppLimits } from "../billing/app-limits.js";
 import { appLabels, imageTag } from "./app-names.js";
 import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build-context.js";
 import { BuildQueue } from "./build-queue.js";
@@ -71,6 +72,7 @@ export class DeployPipeline {
     @inject(BuildQueue) private readonly queue: BuildQueue,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppDisk) private readonly disk: AppDisk,
+    @inject(AppLimits) private readonly limits: AppLimits,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
@@ -221,7 +223,8 @@ export class DeployPipeline {
       }
       log.line(failure.message);
       if (built) await this.availability.runtime().removeImage(built).catch(() => undefined);
-      const diagnosis = this.diagnosisOf(error, failure, signal, mask, { stage, dockerfile, tree, buildLog });
+      const appMemoryMb = await this.limits.memoryMb(siteId).catch(() => FREE_TIER.memoryMb);
+      const diagnosis = this.diagnosisOf(error, failure, signal, mask, { stage, dockerfile, tree, buildLog, appMemoryMb });
       const exitOom = failure.exitOom || diagnosis.limit?.kind === "memory";
       await this.end(siteId, runId, log, { status: "failed", reason: failure.message, exit_oom: exitOom, diagnosis });
       throw failure;
@@ -311,7 +314,7 @@ export class DeployPipeline {
     failure: RunFailure,
     signal: AbortSignal,
     mask: (text: string) => string,
-    known: { stage: RunStage; dockerfile: DockerfileFacts | null; tree: SourceTree | null; buildLog: string[] },
+    known: { stage: RunStage; dockerfile: DockerfileFacts | null; tree: SourceTree | null; buildLog: string[]; appMemoryMb: number },
   ): Diagnosis {
     try {
       const diagnosis = diagnoseRun({
@@ -320,7 +323,7 @@ export class DeployPipeline {
         stopped: signal.aborted ? (this.shutdown.signal.aborted ? "server_stopped" : "cancelled") : null,
         build:
           !signal.aborted && error instanceof RunFailure && error.build
-            ? { ...error.build, log: known.buildLog, buildMemoryMb: this.settings.buildMemoryMb, buildTimeoutMs: this.settings.buildTimeoutMs, appMemoryMb: FREE_TIER.memoryMb }
+            ? { ...error.build, log: known.buildLog, buildMemoryMb: this.settings.buildMemoryMb, buildTimeoutMs: this.settings.buildTimeoutMs, appMemoryMb: known.appMemoryMb }
             : null,
         start: signal.aborted ? null : AppStartFailure.facts(error),
         error,

@@ -65,6 +65,21 @@ describe("entitlements follow purchases", () => {
     await expect(h.reposite.hosting.setup(owner, a, {})).rejects.toMatchObject({ status: 409, code: "quota_reached" });
   });
 
+  it("a diagnosis that asks for more memory counts from the memory the app has paid for", async () => {
+    const owner = await h.account("oom@example.com");
+    h.github.addRepo({ owner: "acme", name: "hungry", files: { Dockerfile: 'FROM node:22\nCMD ["node", "server.js"]\n' } });
+    const site = await h.project(owner, "hungry", "Hungry build");
+    await h.buy(owner, "embed", { site_id: site });
+    await h.deploy(owner, site);
+    const memory = await h.reposite.billing.checkout(owner, "memory", { site_id: site, units: 4 });
+    await h.deliver(h.pay.complete(memory.id));
+    // The next build outgrows its 2 GB: a free app would be told 4096 MB, one with 4 GB the next size up.
+    h.github.addRepo({ owner: "acme", name: "hungry", files: { Dockerfile: "FROM node:22\n# reposite-test: oom\nRUN build\n" } });
+    await h.deploy(owner, site);
+    const { last_run } = await h.reposite.hosting.read(owner, site);
+    expect(last_run?.diagnosis).toMatchObject({ kind: "build_out_of_memory", limit: { kind: "memory", needed: 8192 } });
+  });
+
   it("memory takes effect on the next deploy, disk at once; without their purchases the app is back on the free tier and deploys answer 402", async () => {
     const owner = await h.account("sizes@example.com");
     const site = await h.project(owner, "web", "Sized app");
@@ -79,8 +94,11 @@ describe("entitlements follow purchases", () => {
     // Paid, but the container runs as it was launched until the next deploy.
     expect((await h.reposite.hosting.resources(owner, site)).memory).toMatchObject({ limit_mb: 512, units: 2 });
     expect(await memoryOf()).toBe(512);
+    expect((await h.reposite.appOperations.metrics(owner, site)).memory.limit_mb).toBe(512);
     await h.deploy(owner, site);
     expect(await memoryOf()).toBe(2048);
+    // Metrics tell the memory the running container was given.
+    expect((await h.reposite.appOperations.metrics(owner, site)).memory.limit_mb).toBe(2048);
     expect((await h.reposite.hosting.resources(owner, site)).memory).toMatchObject({ limit_mb: 2048, units: 2 });
 
     const disk = h.reposite.container.resolve(AppDisk);
