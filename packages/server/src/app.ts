@@ -25,6 +25,7 @@ import { repoCheckRoutes } from "./routes/repo-check.js";
 import { repohostRoutes } from "./routes/repohost.js";
 import { tokenRoutes } from "./routes/tokens.js";
 import { accountPageRoutes } from "./routes/account-pages.js";
+import { billingPageRoutes } from "./routes/billing-pages.js";
 import { agentPageRoutes } from "./routes/agent-pages.js";
 import { adminPageRoutes } from "./routes/admin-pages.js";
 
@@ -75,6 +76,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   memberRoutes(app, reposite);
   if (options.discourse) discourseRoutes(app, reposite, options.discourse);
   accountPageRoutes(app, reposite, options);
+  billingPageRoutes(app, reposite);
   agentPageRoutes(app, reposite);
   adminPageRoutes(app, reposite);
   return app;

@@ -1,10 +1,9 @@
 import { RepositeError, safeNextPath, type Reposite, type TokenLifetime } from "@reposite/core";
 import { getQuery, getRouterParam, type H3 } from "h3";
-import { currentSession, endSession, requireBrowserSession, sessionSecret, startSession } from "../http/browser-session.js";
+import { currentSession, endSession, sessionSecret, startSession } from "../http/browser-session.js";
 import { clientAddress } from "../http/client-address.js";
 import { pageRoute, readPageForm, seeOther, toPageSession } from "../http/page-route.js";
 import { accountPage } from "../pages/account-page.js";
-import { billingPage } from "../pages/billing-page.js";
 import { checkEmailPage } from "../pages/check-email-page.js";
 import { pageResponse } from "../pages/layout.js";
 import { confirmSignInPage, signInPage } from "../pages/sign-in-page.js";
@@ -18,8 +17,8 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 
 /**
  * The account pages: sign in or up with a mailed one-time link, sign out, tokens (made only
- * here, by a person), and the billing portal. `trustProxy`: believe `X-Forwarded-For` for the
- * client's address, which sign-in mail is limited by.
+ * here, by a person); the billing pages are in billing-pages.ts. `trustProxy`: believe
+ * `X-Forwarded-For` for the client's address, which sign-in mail is limited by.
  */
 export function accountPageRoutes(app: H3, reposite: Reposite, options: { trustProxy?: boolean } = {}): void {
   app.get(
@@ -130,16 +129,6 @@ export function accountPageRoutes(app: H3, reposite: Reposite, options: { trustP
       if (!current) return seeOther("/account");
       await reposite.tokens.revoke(current.account.id, getRouterParam(event, "token_id")!);
       return seeOther("/account?done=revoked");
-    }),
-  );
-
-  // The billing portal: a browser session only, never an API token (403 session_required).
-  app.get(
-    "/account/billing",
-    pageRoute(async (event) => {
-      const current = await requireBrowserSession(reposite, event);
-      if (!current) return seeOther(`/account?next=${encodeURIComponent("/account/billing")}`);
-      return pageResponse(billingPage({ session: toPageSession(reposite, current) }));
     }),
   );
 }
