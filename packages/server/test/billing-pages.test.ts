@@ -64,7 +64,7 @@ describe("billing pages with payments on (in-process)", () => {
       expect(response.status, path).toBe(403);
       await expect(response.json()).resolves.toMatchObject({ code: "session_required" });
     }
-    for (const headers of [{}, { origin: "https://evil.example" }]) {
+    for (const headers of [{}, { origin: "https://evil.example" }] as Record<string, string>[]) {
       const portal = await post(h, "/account/billing/portal", null, {}, { authorization: `Bearer ${ada.token}`, ...headers });
       expect(portal.status).toBe(403);
       await expect(portal.json()).resolves.toMatchObject({ code: "session_required" });
@@ -167,6 +167,7 @@ describe("billing pages with payments on (in-process)", () => {
     expect(rows[0]).toContain("2 units (2 GB)");
     expect(rows[0]).toContain(`<a href="/account/apps/${site}">Rocket &lt;Launch&gt;</a>`);
     expect(rows[1]).toContain("App hosting");
+    expect(rows[1]).toContain('<td data-label="Size">One app</td>');
     expect(rows[1]).toContain("Active");
     expect(purchases).not.toContain("Disk");
     expect(body).toMatch(/<tr data-product="embed"><td data-label="Product">App hosting<\/td><td data-label="Bought">1<\/td><td data-label="In use">1<\/td><\/tr>/);

@@ -25,7 +25,7 @@ export interface BillingPageInput {
 }
 
 function purchaseSize(purchase: PurchaseView, unitMb: number | undefined): string {
-  if (unitMb === undefined) return "";
+  if (unitMb === undefined) return purchase.product === "embed" ? "One app" : "One domain";
   const paid = unitsWords(purchase.quantity);
   return purchase.quantity === purchase.units ? `${paid} (${formatMb(purchase.units * unitMb)})` : `${paid}, to ${unitsWords(purchase.units)} (${formatMb(purchase.units * unitMb)})`;
 }
