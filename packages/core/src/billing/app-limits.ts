@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "../hosting/hosting-settings.js";
 import { DISK_UNIT_MB, MEMORY_UNIT_MB } from "../hosting/resources.js";
+import { BillingEntitlements } from "./entitlements.js";
 import { counts } from "./purchase.js";
 import { PurchaseStore } from "./purchase-store.js";
 
@@ -15,7 +16,8 @@ export const UNIT_MB: Record<ResourceProduct, number> = { memory: MEMORY_UNIT_MB
 /**
  * The memory and disk each app may use: the free tier (512 MB, and the server's disk limit)
  * until units are paid for, then the units paid (1 GB and 5 GB each), never less than free.
- * Purchases that ended no longer count, so such an app is back on the free tier.
+ * Purchases that ended no longer count, and memory and disk count only while the app has hosting:
+ * an app whose hosting ended is back on the free tier, whatever add-ons still run.
  */
 @injectable()
 export class AppLimits {
@@ -23,6 +25,7 @@ export class AppLimits {
 
   constructor(
     @inject(PurchaseStore) private readonly purchases: PurchaseStore,
+    @inject(BillingEntitlements) private readonly entitlements: BillingEntitlements,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -41,6 +44,7 @@ export class AppLimits {
 
   /** What the app may use of `product`, in MB. */
   async limitMb(siteId: string, product: ResourceProduct): Promise<number> {
+    if (!(await this.entitlements.hasHosting(siteId))) return this.freeMb(product);
     return Math.max(this.freeMb(product), (await this.units(siteId, product)) * UNIT_MB[product]);
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppDisk, PurchaseStore } from "../../src/index.js";
+import { AppDisk, AppLimits, PurchaseStore } from "../../src/index.js";
 import { startHostingHarness } from "../hosting/hosting-harness.js";
 import { startBillingHarness, type BillingHarness } from "./billing-helpers.js";
 
@@ -78,6 +78,23 @@ describe("entitlements follow purchases", () => {
     await h.deploy(owner, site);
     const { last_run } = await h.reposite.hosting.read(owner, site);
     expect(last_run?.diagnosis).toMatchObject({ kind: "build_out_of_memory", limit: { kind: "memory", needed: 8192 } });
+  });
+
+  it("memory and disk count only while the app has hosting: when hosting alone ends, the app is back on the free tier", async () => {
+    const owner = await h.account("addons@example.com");
+    const site = await h.project(owner, "web", "Add-ons app");
+    await h.buy(owner, "embed", { site_id: site });
+    await h.reposite.hosting.setup(owner, site, {});
+    await h.buy(owner, "memory", { site_id: site, units: 2 });
+    await h.buy(owner, "disk", { site_id: site, units: 4 });
+    const limits = h.reposite.container.resolve(AppLimits);
+    expect([await limits.memoryMb(site), await limits.diskMb(site)]).toEqual([2048, 20480]);
+
+    const store = h.reposite.container.resolve(PurchaseStore);
+    const hosting = (await store.bySite(site)).find((purchase) => purchase.product === "embed")!;
+    await h.deliver(h.pay.event({ type: "subscription_changed", subscriptionId: hosting.subscription_id!, customerId: null, status: "canceled", ended: true, metadata: {} }));
+    expect([await limits.memoryMb(site), await limits.diskMb(site)]).toEqual([512, 3072]);
+    expect((await h.reposite.hosting.resources(owner, site)).disk.limit_mb).toBe(3072);
   });
 
   it("memory takes effect on the next deploy, disk at once; without their purchases the app is back on the free tier and deploys answer 402", async () => {
