@@ -24,6 +24,7 @@ import { ProcessedEvents } from "./billing/processed-events.js";
 import { PurchaseActivation } from "./billing/purchase-activation.js";
 import { PurchaseStore } from "./billing/purchase-store.js";
 import { AppAccess } from "./hosting/app-access.js";
+import { DomainTable } from "./domains/domain-table.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
 import { AppFixer } from "./hosting/app-fixer.js";
@@ -156,6 +157,8 @@ export interface Reposite {
   readonly appOperations: AppOperations;
   /** A shell in an app's container, for its owner's browser session. */
   readonly appTerminal: AppTerminal;
+  /** Every project's custom domain, in memory: host routing and TLS ask it on their hot paths. */
+  readonly domainTable: DomainTable;
   /** The `/app/` proxy's table: each app's state and target, in memory. */
   readonly appRoutes: AppRoutes;
   /** Payments: prices, product statuses, checkouts and confirms, the account's purchases, the billing portal, webhooks. */
@@ -219,6 +222,7 @@ const SERVICES = [
   HostingAvailability,
   DeployRunStore,
   BuildQueue,
+  DomainTable,
   AppAccess,
   AppContainers,
   AppDisk,
@@ -298,6 +302,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     members: container.resolve(MembersService),
     forum: container.resolve(ForumService),
     hosting: container.resolve(HostingService),
+    domainTable: container.resolve(DomainTable),
     appFixer: container.resolve(AppFixer),
     appOperations: container.resolve(AppOperations),
     appTerminal: container.resolve(AppTerminal),
