@@ -24,6 +24,7 @@ import { publishingRoutes } from "./routes/publishing.js";
 import { repoCheckRoutes } from "./routes/repo-check.js";
 import { repohostRoutes } from "./routes/repohost.js";
 import { tokenRoutes } from "./routes/tokens.js";
+import { tlsAskRoutes } from "./routes/tls-ask.js";
 import { accountPageRoutes } from "./routes/account-pages.js";
 import { billingPageRoutes } from "./routes/billing-pages.js";
 import { agentPageRoutes } from "./routes/agent-pages.js";
@@ -57,6 +58,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   );
   app.use((event) => refusePreflight(event));
   healthRoutes(app, reposite);
+  tlsAskRoutes(app, reposite);
   homeRoutes(app, reposite);
   designRoutes(app);
   projectRoutes(app, reposite);
