@@ -64,3 +64,12 @@ export {
   type WebhookDelivery,
   type EventInput,
 } from "./memory-payments.js";
+export {
+  startCaddy,
+  testCaddyfile,
+  DEFAULT_CADDY_PATH,
+  type CaddyOptions,
+  type CaddyAnswer,
+  type RunningCaddy,
+  type TestCaddyfileOptions,
+} from "./caddy.js";
