@@ -35,7 +35,7 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** The operator's Discourse for published sites' communities; default: the built-in forum only. */
   discourse?: DiscourseOptions | null;
-  /** Custom domains: host -> slug lookups for hosts outside the sites domain (used by the domains issue). */
+  /** Custom domains: host -> slug lookups for hosts outside the sites domain; default the composition's verified ones (`reposite.domainTable`). */
   hostResolvers?: readonly HostResolver[];
 }
 

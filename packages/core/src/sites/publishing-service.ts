@@ -21,7 +21,8 @@ import { renderPreviewImage } from "./preview-image.js";
 import { SITE_CHANGED_CHANNEL, type PublishedFile, type PublishedSite, type SiteChanged } from "./published-site.js";
 import { PublishedSiteStore } from "./published-site-store.js";
 import { renderRobots } from "./robots.js";
-import { injectHead, mapSiteHead, notFoundHead, pageMeta, PREVIEW_IMAGE_PATH, siteHead, stripSiteHead } from "./site-head.js";
+import { readdressHtml } from "./site-address.js";
+import { injectHead, notFoundHead, pageMeta, PREVIEW_IMAGE_PATH, siteHead, stripSiteHead } from "./site-head.js";
 import { renderSitemap } from "./sitemap.js";
 import { slugCandidates, slugFromName, slugProblem } from "./slugs.js";
 
@@ -471,21 +472,16 @@ const contentKey = (html: string) => createHash("sha256").update(stripSiteHead(h
  * follow; page content, preview image and 404 page are as they were published.
  */
 function relocate(site: PublishedSite, slug: string, url: string, now: Date): PublishedSite {
-  const old = new RegExp(`${escapeRegExp(site.url)}(?=[/"<\\s]|$)`, "g");
   const files: Record<string, PublishedFile> = {};
   for (const file of Object.values(site.files)) {
     if (file.contentType !== HTML) {
       files[file.path] = file;
       continue;
     }
-    const body = mapSiteHead(file.body, (block) => block.replace(old, url));
+    const body = readdressHtml(file.body, site.url, url);
     files[file.path] = toFile(file.path, HTML, body, site.files, now);
   }
   files["/robots.txt"] = toFile("/robots.txt", TEXT, renderRobots(url), site.files, now);
   files["/sitemap.xml"] = toFile("/sitemap.xml", XML, sitemapOf(url, files), site.files, now);
   return { ...site, slug, url, files, revision: site.revision + 1 };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -1,10 +1,12 @@
 import { inject, injectable, type InjectionToken } from "tsyringe";
 import { CONFIG, type RepositeConfig } from "../config.js";
+import { DomainTable } from "../domains/domain-table.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { FILE_OVERHEAD_BYTES, prepareFile, type CachedFile, type CachedFileHooks } from "./cached-file.js";
 import { SITE_CHANGED_CHANNEL, type PublishedSite, type PublishedSiteInfo } from "./published-site.js";
 import { PublishedSiteStore } from "./published-site-store.js";
+import { customDomainUrl, readdressFiles } from "./site-address.js";
 
 /** Path of the file served, with status 404, for every path a site does not have. */
 export const NOT_FOUND_PATH = "/404";
@@ -19,6 +21,11 @@ export const DEFAULT_SITE_CACHE_BYTES = 64 * 1024 * 1024;
 export interface CachedSite {
   /** The snapshot without its files. */
   readonly site: PublishedSiteInfo;
+  /**
+   * The address the files name (canonical, link previews, sitemap, robots): `https://<domain>`
+   * while the project has a verified custom domain, else the snapshot's `site.url`.
+   */
+  readonly publicUrl: string;
   /** Files by path, `/404` included. */
   readonly files: ReadonlyMap<string, CachedFile>;
   /** The site's 404 page in its design (`/404`), or null when the snapshot has none. */
@@ -62,6 +69,12 @@ export interface SiteCacheStats {
  * no site are remembered for `negativeTtlMs`, so a flood of made-up hosts costs one storage read
  * per slug per TTL, not one per request.
  *
+ * A project with a verified custom domain (`DomainTable`) is served with the domain as its public
+ * address: the stored snapshot keeps the project's address, and its pages' heads, sitemap and
+ * robots.txt are rewritten once, when the site is read (`readdressFiles`). A domain verified,
+ * changed or removed drops the site (`DomainTable.onChange`), so the next request reads it again
+ * with the new address: no publish, and nothing done per request.
+ *
  * `peek` is synchronous and touches nothing but memory: the runtime's hot path uses it.
  */
 @injectable()
@@ -78,12 +91,14 @@ export class SiteCache {
   /** Bumped per slug on every change event, so a read that started before the event is not kept. */
   private readonly generations = new Map<string, number>();
   private readonly unsubscribe: () => void;
+  private readonly unwatchDomains: () => void;
 
   constructor(
     @inject(PublishedSiteStore) private readonly store: PublishedSiteStore,
     @inject(EVENTS) events: EventBus,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(CONFIG) config: RepositeConfig,
+    @inject(DomainTable) private readonly domains: DomainTable,
     @inject(SITE_CACHE_SETTINGS, { isOptional: true }) settings?: Partial<SiteCacheSettings>,
   ) {
     this.settings = { ...DEFAULT_SITE_CACHE_SETTINGS, maxBytes: config.siteCacheBytes, ...settings };
@@ -91,6 +106,15 @@ export class SiteCache {
       const slug = (event as { slug?: unknown } | null)?.slug;
       if (typeof slug === "string") this.invalidate(slug);
     });
+    this.unwatchDomains = domains.onChange(({ before, after }) => {
+      for (const siteId of new Set([before?.siteId, after?.siteId])) if (siteId) this.readdress(siteId);
+    });
+  }
+
+  /** Where `site`'s files point now: its verified custom domain, else its own address. */
+  publicUrlOf(site: PublishedSiteInfo): string {
+    const entry = this.domains.ofSite(site.site_id);
+    return (entry?.verified ? customDomainUrl(site.url, entry.domain) : null) ?? site.url;
   }
 
   /**
@@ -143,6 +167,7 @@ export class SiteCache {
   /** Stops listening for change events and forgets every site. */
   close(): void {
     this.unsubscribe();
+    this.unwatchDomains();
     for (const entry of this.sites.values()) entry.kept = false;
     this.sites.clear();
     this.total = 0;
@@ -159,7 +184,8 @@ export class SiteCache {
       const snapshot = await this.store.get(slug);
       const entry = isSnapshot(snapshot) ? await this.prepare(slug, snapshot) : null;
       // A change event while reading: answer what was read, but keep nothing (the next request reads again).
-      if (!current()) return entry;
+      // A domain verified or removed while reading: likewise (the address the files name is not the site's any more).
+      if (!current() || (entry && entry.publicUrl !== this.publicUrlOf(entry.site))) return entry;
       if (entry) this.remember(entry);
       else this.rememberUnknown(slug);
       return entry;
@@ -170,14 +196,23 @@ export class SiteCache {
 
   private async prepare(slug: string, snapshot: PublishedSite): Promise<SiteEntry> {
     const { files, ...site } = snapshot;
-    const entry = new SiteEntry(slug, site);
+    const publicUrl = this.publicUrlOf(site);
+    const entry = new SiteEntry(slug, site, publicUrl);
     const hooks: CachedFileHooks = {
       keep: (bytes) => this.grow(entry, bytes),
       readApart: (file) => this.store.apartBody(site.site_id, file),
     };
-    const prepared = await Promise.all(Object.entries(files).map(([path, file]) => prepareFile(path, file, hooks)));
+    const served = publicUrl === site.url ? files : readdressFiles(files, site.url, publicUrl);
+    const prepared = await Promise.all(Object.entries(served).map(([path, file]) => prepareFile(path, file, hooks)));
     entry.setFiles(prepared);
     return entry;
+  }
+
+  /** A project's custom domain changed: its site is dropped when it names another address now (read again on the next request). */
+  private readdress(siteId: string): void {
+    for (const [slug, entry] of [...this.sites]) {
+      if (entry.site.site_id === siteId && entry.publicUrl !== this.publicUrlOf(entry.site)) this.invalidate(slug);
+    }
   }
 
   private remember(entry: SiteEntry): void {
@@ -234,6 +269,7 @@ class SiteEntry implements CachedSite {
   constructor(
     readonly slug: string,
     readonly site: PublishedSiteInfo,
+    readonly publicUrl: string,
   ) {}
 
   setFiles(files: CachedFile[]): void {
@@ -248,10 +284,11 @@ function isSnapshot(value: unknown): value is PublishedSite {
   return typeof files === "object" && files !== null;
 }
 
-/** A snapshot prepared outside any cache (nothing counted): for tests and tools. */
-export async function prepareSite(snapshot: PublishedSite, hooks: CachedFileHooks = {}): Promise<CachedSite> {
+/** A snapshot prepared outside any cache (nothing counted), served at `publicUrl` (default its own): for tests and tools. */
+export async function prepareSite(snapshot: PublishedSite, hooks: CachedFileHooks = {}, publicUrl = snapshot.url): Promise<CachedSite> {
   const { files, ...site } = snapshot;
-  const entry = new SiteEntry(snapshot.slug, site);
-  entry.setFiles(await Promise.all(Object.entries(files).map(([path, file]) => prepareFile(path, file, hooks))));
+  const entry = new SiteEntry(snapshot.slug, site, publicUrl);
+  const served = publicUrl === site.url ? files : readdressFiles(files, site.url, publicUrl);
+  entry.setFiles(await Promise.all(Object.entries(served).map(([path, file]) => prepareFile(path, file, hooks))));
   return entry;
 }

@@ -15,7 +15,7 @@ import {
 import { createProxyServer } from "httpxy";
 import { nodeClientAddress } from "../http/client-address.js";
 import { memberCookieName } from "../site-runtime/dynamic/member-session.js";
-import { createHostRouter, type HostResolver } from "../site-runtime/host-router.js";
+import { createHostRouter, hostResolversFor, type HostResolver } from "../site-runtime/host-router.js";
 import type { NodeListener } from "../site-runtime/site-runtime.js";
 import { noAnswerPage, notRunningPage, plainAnswer, signInFirstPage, signInRedirect, writeToSocket, type PageFrame, type ProxyAnswer } from "./app-pages.js";
 import { createAppOnlySites } from "./app-only-sites.js";
@@ -26,7 +26,7 @@ import { appResponseHeaders, holdSetCookies } from "./response-headers.js";
 export interface AppProxyOptions {
   /** Believe `X-Forwarded-For`/`-Proto` from the proxy in front (REPOSITE_TRUST_PROXY), as the rate limits do. */
   trustProxy?: boolean;
-  /** Custom domains: the same host -> slug lookups the site runtime is given. */
+  /** Custom domains: the same host -> slug lookups the site runtime is given; default `reposite.domainTable`. */
   hostResolvers?: readonly HostResolver[];
   /** Keep-alive and drain timings of the connections to apps. */
   targets?: AppTargetsOptions;
@@ -102,7 +102,7 @@ type Decision =
 
 export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}): AppProxy {
   const { config, container } = reposite;
-  const route = createHostRouter({ sitesDomain: config.sitesDomain, baseUrl: config.baseUrl, hostResolvers: options.hostResolvers });
+  const route = createHostRouter({ sitesDomain: config.sitesDomain, baseUrl: config.baseUrl, hostResolvers: hostResolversFor(reposite, options.hostResolvers) });
   const sites = reposite.siteCache;
   const projects = container.resolve(ProjectCache);
   const sessions = container.resolve(MemberSessionCache);

@@ -1,3 +1,5 @@
+import type { Reposite } from "@reposite/core";
+
 /**
  * Which site a request's `Host` names. `<slug>.<sitesDomain>` is the project's site; the API's own
  * host and everything else fall through to the API and the browser pages. Custom domains plug in
@@ -24,6 +26,15 @@ export interface HostRouterOptions {
  */
 export type HostRouter = (host: string | null | undefined) => string | null;
 
+/**
+ * The resolvers a caller gave, else the composition's custom domains (`reposite.domainTable`,
+ * verified ones only): every entry point (createApp, siteNodeHandler, createAppProxy) routes a
+ * verified custom domain without being told.
+ */
+export function hostResolversFor(reposite: Pick<Reposite, "domainTable">, given: readonly HostResolver[] | undefined): readonly HostResolver[] {
+  return given ?? [reposite.domainTable.resolve];
+}
+
 /** Hosts are remembered up to this many (a client can send any Host, so memory stays bounded). */
 const MEMO_LIMIT = 1024;
 
@@ -46,12 +57,21 @@ export function createHostRouter(options: HostRouterOptions): HostRouter {
   const suffix = `.${domain}`;
   const apiHost = options.baseUrl ? hostnameOf(new URL(options.baseUrl).host) : undefined;
   const resolvers = options.hostResolvers ?? [];
-  const memo = new Map<string, string | null>();
+  /**
+   * Host header -> what the built-in rule says: a slug, null (not a site), or the host name to ask
+   * the resolvers about. Only the built-in rule's answers are remembered: a custom domain's answer
+   * changes while the process runs (verified, removed), so resolvers are asked every time.
+   */
+  const memo = new Map<string, string | null | { custom: string }>();
 
-  const resolve = (host: string): string | null => {
+  const builtIn = (host: string): string | null | { custom: string } => {
     const name = hostnameOf(host);
     if (!name || name === apiHost || name === domain) return null;
     if (name.endsWith(suffix)) return name.slice(0, -suffix.length);
+    return resolvers.length > 0 ? { custom: name } : null;
+  };
+
+  const custom = (name: string): string | null => {
     for (const resolver of resolvers) {
       const slug = resolver(name);
       if (slug !== undefined) return slug;
@@ -59,17 +79,14 @@ export function createHostRouter(options: HostRouterOptions): HostRouter {
     return null;
   };
 
-  // With custom domains the answer can change while the process runs, so only the built-in rule is remembered.
-  if (resolvers.length > 0) return (host) => (host ? resolve(host) : null);
-
   return (host) => {
     if (!host) return null;
-    let slug = memo.get(host);
-    if (slug === undefined) {
-      slug = resolve(host);
+    let known = memo.get(host);
+    if (known === undefined) {
+      known = builtIn(host);
       if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(host, slug);
+      memo.set(host, known);
     }
-    return slug;
+    return known === null || typeof known === "string" ? known : custom(known.custom);
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RepositeError, SiteCache, VisitCounter, type CachedSite, type PublishedSiteInfo, type Reposite } from "@reposite/core";
 import { HTTPError, HTTPResponse, type H3Event, type Middleware } from "h3";
-import { createHostRouter, type HostResolver, type HostRouter } from "./host-router.js";
+import { createHostRouter, hostResolversFor, type HostResolver, type HostRouter } from "./host-router.js";
 import {
   errorAnswer,
   isStaticPath,
@@ -34,7 +34,10 @@ export type DynamicSiteHandler = (event: H3Event, site: PublishedSiteInfo) => un
 export interface SiteRuntimeOptions {
   /** The dynamic part of site hosts; see `DynamicSiteHandler`. */
   dynamic?: DynamicSiteHandler;
-  /** Custom domains: synchronous host -> slug lookups, asked for hosts outside the sites domain. */
+  /**
+   * Custom domains: synchronous host -> slug lookups, asked for hosts outside the sites domain.
+   * Default: the composition's verified custom domains (`reposite.domainTable`); `[]` for none.
+   */
   hostResolvers?: readonly HostResolver[];
 }
 
@@ -56,7 +59,7 @@ interface SiteServing {
 function createServing(reposite: Reposite, options: SiteRuntimeOptions): SiteServing {
   const { config } = reposite;
   return {
-    route: createHostRouter({ sitesDomain: config.sitesDomain, baseUrl: config.baseUrl, hostResolvers: options.hostResolvers }),
+    route: createHostRouter({ sitesDomain: config.sitesDomain, baseUrl: config.baseUrl, hostResolvers: hostResolversFor(reposite, options.hostResolvers) }),
     cache: reposite.siteCache,
     visits: reposite.visits,
     serviceUrl: config.baseUrl,
