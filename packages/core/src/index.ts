@@ -12,6 +12,7 @@ export * from "./ports/container-runtime.js";
 export * from "./ports/payments.js";
 export * from "./ports/dns.js";
 export { DomainTable, type DomainEntry } from "./domains/domain-table.js";
+export * from "./certificates/index.js";
 export { freePayments } from "./defaults/free-payments.js";
 export { AppRoutes, type AppRoute, type AppTarget, type AppLease } from "./hosting/app-routes.js";
 export { HOSTING_ENTITLEMENTS, allowAllHosting, type HostingEntitlements, type HostingRefusal } from "./ports/hosting-entitlements.js";

@@ -12,6 +12,7 @@ import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
+import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
 
 /** Where the server listens. */
 export interface ListenSettings {
@@ -32,6 +33,20 @@ export interface ServerSettings {
    * in `reposite` hosts apps.
    */
   hosting?: "detect" | "off";
+  /**
+   * The server terminates TLS itself (REPOSITE_HTTPS_PORT): an HTTPS listener serving certificates
+   * by SNI, ordered over ACME (HTTP-01 on the HTTP port, which must be port 80 to the world) for
+   * every verified custom domain. Left out: plain HTTP only (Caddy or another proxy in front).
+   */
+  https?: HttpsSettings;
+}
+
+/** Where HTTPS listens and where its certificates come from. */
+export interface HttpsSettings {
+  port: number;
+  /** Default: the HTTP listener's. */
+  hostname?: string;
+  acme: AcmeSettings;
 }
 
 function port(value: string | undefined, fallback: number): number {
@@ -137,6 +152,37 @@ function checkedSecretKey(value: string): string {
 }
 
 /**
+ * Built-in ACME: REPOSITE_HTTPS_PORT turns it on; REPOSITE_ACME_DIRECTORY_URL (Let's Encrypt
+ * production by default), REPOSITE_ACME_EMAIL, REPOSITE_ACME_CA_FILE (a test CA's certificate, for
+ * the directory's own HTTPS), REPOSITE_ACME_RENEW_DAYS (30) and REPOSITE_ACME_HOSTNAMES (names
+ * besides custom domains, the service's own host) tune it and need it on.
+ */
+function httpsFromEnv(env: NodeJS.ProcessEnv): HttpsSettings | undefined {
+  const acmeVariables = ["REPOSITE_ACME_DIRECTORY_URL", "REPOSITE_ACME_EMAIL", "REPOSITE_ACME_CA_FILE", "REPOSITE_ACME_RENEW_DAYS", "REPOSITE_ACME_HOSTNAMES"];
+  if (!env.REPOSITE_HTTPS_PORT) {
+    const stray = acmeVariables.find((name) => env[name]);
+    if (stray) throw new Error(`[reposite] ${stray} is set but REPOSITE_HTTPS_PORT is not: built-in ACME serves its certificates on the HTTPS port (443 to the world). Set it, or unset ${stray}.`);
+    return undefined;
+  }
+  const httpsPort = Number(env.REPOSITE_HTTPS_PORT);
+  if (!Number.isInteger(httpsPort) || httpsPort < 0 || httpsPort > 65_535) {
+    throw new Error(`[reposite] REPOSITE_HTTPS_PORT must be a whole number from 0 to 65535, not "${env.REPOSITE_HTTPS_PORT}".`);
+  }
+  const email = env.REPOSITE_ACME_EMAIL;
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`[reposite] REPOSITE_ACME_EMAIL must be an email address, not "${email}".`);
+  return {
+    port: httpsPort,
+    acme: {
+      directoryUrl: env.REPOSITE_ACME_DIRECTORY_URL ? checkedUrl(env.REPOSITE_ACME_DIRECTORY_URL, "REPOSITE_ACME_DIRECTORY_URL") : LETS_ENCRYPT_DIRECTORY,
+      ...(email ? { email } : {}),
+      ...(env.REPOSITE_ACME_CA_FILE ? { caFile: env.REPOSITE_ACME_CA_FILE } : {}),
+      ...(env.REPOSITE_ACME_RENEW_DAYS ? { renewBeforeDays: wholeNumber(env.REPOSITE_ACME_RENEW_DAYS, "REPOSITE_ACME_RENEW_DAYS") } : {}),
+      ...(env.REPOSITE_ACME_HOSTNAMES ? { hostnames: list(env.REPOSITE_ACME_HOSTNAMES).map((name) => name.toLowerCase()) } : {}),
+    },
+  };
+}
+
+/**
  * Reads the reference server's settings from environment variables (the README's table).
  * Every one has an embedded default, so an empty environment runs a working server.
  */
@@ -148,11 +194,13 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
   const languageModel = languageModelFromEnv(env);
   // Without STRIPE_SECRET_KEY, payments are off and everything is free (the embedded freePayments).
   const payments = paymentsFromEnv(env);
+  const https = httpsFromEnv(env);
   return {
     listen,
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
+    ...(https ? { https } : {}),
     reposite: {
       config: {
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { CONTAINER_RUNTIME, createReposite, type ContainerRuntime, type Reposite } from "@reposite/core";
+import { CONTAINER_RUNTIME, createReposite, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
@@ -8,10 +8,15 @@ import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
 import { terminalSockets } from "./terminal/terminal-socket.js";
+import { acmeChallengeRoute, createBuiltInAcme, createHttpsServer } from "./tls/index.js";
 
 export interface RunningServer {
   /** Where the server answers, for example `http://127.0.0.1:3000`. */
   url: string;
+  /** Where HTTPS answers when the server terminates TLS itself (built-in ACME), for example `https://0.0.0.0:443`. */
+  httpsUrl?: string;
+  /** Built-in ACME's certificates (served by SNI, ordered and renewed), when HTTPS is on. */
+  certificates?: CertificateService;
   reposite: Reposite;
   /** Whether and where apps are hosted, as the start-up output says it. */
   hosting: string;
@@ -35,35 +40,64 @@ export async function startServer(
   // Before h3: a site's /app/ goes to its running app (HTTP and WebSocket), published pages already
   // in memory are answered from precomputed bytes; everything else goes through the app.
   const appProxy = createAppProxy(reposite, { trustProxy: settings.trustProxy ?? false });
-  const server = createServer(appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app))));
   const terminals = terminalSockets(reposite);
-  listenForUpgrades(server, appProxy, [terminals.upgrade]);
-  const shutdown = gracefulShutdown(server);
+  const servers: { server: Server; shutdown: () => Promise<void> }[] = [];
+  let certificates: CertificateService | undefined;
+  const stopServing = async () => {
+    certificates?.close();
+    await Promise.all(servers.map(({ shutdown }) => shutdown()));
+    appProxy.close();
+    terminals.close();
+  };
   let hosting: string;
+  let httpsUrl: string | undefined;
   try {
+    certificates = settings.https ? await createBuiltInAcme(reposite, settings.https.acme) : undefined;
+    const sites = appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app)));
+    // Built-in ACME: the CA's HTTP-01 requests are answered before host routing sends a custom domain to its site.
+    const handler = certificates ? acmeChallengeRoute(certificates.challenges, sites) : sites;
+    const serve = (server: Server) => {
+      listenForUpgrades(server, appProxy, [terminals.upgrade]);
+      servers.push({ server, shutdown: gracefulShutdown(server) });
+      return server;
+    };
+    const server = serve(createServer(handler));
+    const httpsServer = certificates ? serve(createHttpsServer(certificates, handler)) : undefined;
     hosting = await recoverApps(reposite, found?.reason);
-    await listen(server, port, hostname);
+    await listen(server, port, hostname, "PORT");
+    if (httpsServer && settings.https) {
+      const httpsHostname = settings.https.hostname ?? hostname;
+      await listen(httpsServer, settings.https.port, httpsHostname, "REPOSITE_HTTPS_PORT");
+      httpsUrl = `https://${hostPart(httpsHostname)}:${portOf(httpsServer, settings.https.port)}`;
+    }
+    // Orders start once port 80's challenge route answers; stored certificates are served at once.
+    await certificates?.start();
   } catch (error) {
+    await stopServing();
     // Only an embedder's own composition outlives a failed start.
     if (!options.reposite) await reposite.close();
     throw error;
   }
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${actualPort}`,
+    url: `http://${hostPart(hostname)}:${portOf(servers[0]!.server, port)}`,
+    ...(httpsUrl ? { httpsUrl } : {}),
+    ...(certificates ? { certificates } : {}),
     reposite,
     hosting,
     close: () =>
       (closing ??= (async () => {
-        await shutdown();
-        appProxy.close();
-        terminals.close();
+        await stopServing();
         await reposite.close();
       })()),
   };
+}
+
+const hostPart = (hostname: string) => (hostname.includes(":") ? `[${hostname}]` : hostname);
+
+function portOf(server: Server, fallback: number): number {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : fallback;
 }
 
 /**
@@ -101,13 +135,13 @@ async function recoverApps(reposite: Reposite, reason = "no container runtime"):
   }
 }
 
-function listen(server: Server, port: number, hostname: string): Promise<void> {
+function listen(server: Server, port: number, hostname: string, portVariable: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE") {
-        reject(new Error(`Port ${port} on ${hostname} is already in use. Stop what holds it, or set PORT to another port (PORT=0 picks a free one).`));
+        reject(new Error(`Port ${port} on ${hostname} is already in use. Stop what holds it, or set ${portVariable} to another port (${portVariable}=0 picks a free one).`));
       } else if (error.code === "EACCES") {
-        reject(new Error(`Listening on port ${port} of ${hostname} is not allowed for this user (ports below 1024 usually need privileges). Set PORT to another port.`));
+        reject(new Error(`Listening on port ${port} of ${hostname} is not allowed for this user (ports below 1024 usually need privileges). Set ${portVariable} to another port.`));
       } else if (error.code === "EADDRNOTAVAIL") {
         reject(new Error(`${hostname} is not an address of this machine. Set HOST to one of its addresses, or 0.0.0.0 for every interface.`));
       } else {

@@ -1,0 +1,55 @@
+import { readFile } from "node:fs/promises";
+import { CertificateService, CertificateStore, CLOCK, type Clock, type Reposite } from "@reposite/core";
+import acme from "acme-client";
+import { createAcmeIssuer } from "./acme-issuer.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Built-in ACME (REPOSITE_ACME_*): where certificates come from and when they are renewed. */
+export interface AcmeSettings {
+  /** The CA's ACME directory. Default: Let's Encrypt production. */
+  directoryUrl: string;
+  /** The ACME account's contact (REPOSITE_ACME_EMAIL). */
+  email?: string;
+  /** A PEM file of CA certificates trusted for the directory's HTTPS besides the system's (a test CA: pebble's). */
+  caFile?: string;
+  /** Renew when fewer days than this remain (REPOSITE_ACME_RENEW_DAYS). Default 30. */
+  renewBeforeDays?: number;
+  /** How often certificates are looked at. Default 1 hour; tests shorten it. */
+  checkIntervalMs?: number;
+  /** How long a name waits after a failed order. Default 1 hour. */
+  retryAfterMs?: number;
+  /** Names that get a certificate besides verified custom domains (REPOSITE_ACME_HOSTNAMES): the service's own host. */
+  hostnames?: string[];
+}
+
+export const LETS_ENCRYPT_DIRECTORY = acme.directory.letsencrypt.production;
+
+/** Composes built-in ACME on a Reposite: its certificates (stored with the other records, keys sealed) and the CA. */
+export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettings): Promise<CertificateService> {
+  const caPem = settings.caFile ? await readCaFile(settings.caFile) : undefined;
+  const store = reposite.container.resolve(CertificateStore);
+  const issuer = createAcmeIssuer({
+    directoryUrl: settings.directoryUrl,
+    ...(settings.email ? { email: settings.email } : {}),
+    ...(caPem ? { caPem } : {}),
+    accountKey: () => store.accountKey(settings.directoryUrl, async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString()),
+  });
+  return new CertificateService(store, reposite.domainTable, issuer, reposite.container.resolve<Clock>(CLOCK), {
+    ...(settings.renewBeforeDays !== undefined ? { renewBeforeMs: settings.renewBeforeDays * DAY_MS } : {}),
+    ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),
+    ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
+    ...(settings.hostnames ? { hostnames: settings.hostnames } : {}),
+  });
+}
+
+async function readCaFile(path: string): Promise<string> {
+  let pem: string;
+  try {
+    pem = await readFile(path, "utf8");
+  } catch (error) {
+    throw new Error(`[reposite] REPOSITE_ACME_CA_FILE names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+  }
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error(`[reposite] REPOSITE_ACME_CA_FILE names ${path}, which holds no PEM certificate.`);
+  return pem;
+}
