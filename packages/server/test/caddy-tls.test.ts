@@ -37,6 +37,14 @@ describe("the documented Caddyfile (docs/deploy/Caddyfile)", () => {
   });
 });
 
+describe("startCaddy (test-support)", () => {
+  it("fails with a message that says what to install when there is no caddy binary", async () => {
+    await expect(startCaddy({ askUrl: "http://127.0.0.1:9/tls/ask", upstream: "127.0.0.1:9", binary: "/nonexistent/caddy" })).rejects.toThrow(
+      /caddy did not start: could not start \/nonexistent\/caddy.*install Debian's caddy/,
+    );
+  });
+});
+
 describe("HTTPS through Caddy with on-demand certificates from its internal CA", () => {
   let github: FakeGitHub;
   let dataDir: string;
