@@ -23,6 +23,13 @@ export interface RepositeConfig {
   siteCacheBytes: number;
   /** Base images of the Dockerfiles Reposite writes, by logical name (a private mirror works). */
   baseImages: BaseImages;
+  /**
+   * The server's public IPv4 address: the A record a bare custom domain (`example.com`) is told to
+   * add. Null: bare domains cannot be connected (subdomains still can, by CNAME).
+   */
+  publicIpv4: string | null;
+  /** The server's public IPv6 address, for the AAAA record of a bare custom domain; null for none. */
+  publicIpv6: string | null;
 }
 
 export const CONFIG: InjectionToken<RepositeConfig> = Symbol.for("reposite.Config");

@@ -25,6 +25,12 @@ import { PurchaseActivation } from "./billing/purchase-activation.js";
 import { PurchaseStore } from "./billing/purchase-store.js";
 import { AppAccess } from "./hosting/app-access.js";
 import { DomainTable } from "./domains/domain-table.js";
+import { DomainStore } from "./domains/domain-store.js";
+import { DomainsService } from "./domains/domains-service.js";
+import { DOMAIN_SETTINGS, type DomainSettings } from "./domains/domain-settings.js";
+import { LiveCheck } from "./domains/live-check.js";
+import { createNodeDnsResolver, type NodeDnsOptions } from "./defaults/node-dns-resolver.js";
+import { DNS_RESOLVER, type DnsResolver } from "./ports/dns.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
 import { AppFixer } from "./hosting/app-fixer.js";
@@ -121,6 +127,10 @@ export interface CreateRepositeOptions {
   hostingEntitlements?: HostingEntitlements;
   /** Limits and timings of app hosting (build concurrency, build memory and time, health check, drain). */
   hosting?: Partial<HostingSettings>;
+  /** How custom domains' DNS is checked: a `DnsResolver`, or the servers the embedded `node:dns` one asks (default: the system's). */
+  dns?: DnsResolver | NodeDnsOptions;
+  /** How a custom domain's `live` is found out: the public HTTPS/HTTP ports tried, timeouts, how long an answer is kept. */
+  domains?: Partial<DomainSettings>;
   /** Last word on the container: register or replace anything before services are built. */
   register?: (container: DependencyContainer) => void;
 }
@@ -159,6 +169,8 @@ export interface Reposite {
   readonly appTerminal: AppTerminal;
   /** Every project's custom domain, in memory: host routing and TLS ask it on their hot paths. */
   readonly domainTable: DomainTable;
+  /** Custom domains: connect, check DNS, read (with `live`), remove; keeps `domainTable`. Its `load()` is started here. */
+  readonly domains: DomainsService;
   /** The `/app/` proxy's table: each app's state and target, in memory. */
   readonly appRoutes: AppRoutes;
   /** Payments: prices, product statuses, checkouts and confirms, the account's purchases, the billing portal, webhooks. */
@@ -176,6 +188,8 @@ export const DEFAULT_CONFIG: RepositeConfig = {
   allowPrivateFetch: false,
   siteCacheBytes: DEFAULT_SITE_CACHE_BYTES,
   baseImages: DEFAULT_BASE_IMAGES,
+  publicIpv4: null,
+  publicIpv6: null,
 };
 
 /** Services, each a singleton of its container. */
@@ -223,6 +237,9 @@ const SERVICES = [
   DeployRunStore,
   BuildQueue,
   DomainTable,
+  DomainStore,
+  LiveCheck,
+  DomainsService,
   AppAccess,
   AppContainers,
   AppDisk,
@@ -274,11 +291,17 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   if (options.hostingEntitlements) container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements });
   else container.register(HOSTING_ENTITLEMENTS, { useToken: BillingEntitlements });
   if (options.hosting) container.register(HOSTING_SETTINGS, { useValue: options.hosting });
+  container.register(DNS_RESOLVER, { useValue: isDnsResolver(options.dns) ? options.dns : createNodeDnsResolver(options.dns) });
+  if (options.domains) container.register(DOMAIN_SETTINGS, { useValue: options.domains });
   container.register(PAGE_AUTHOR, {
     useValue: options.languageModel ? createAiAuthor(options.languageModel) : createReadmeAuthor(),
   });
   for (const service of SERVICES) container.registerSingleton(service as new (...args: never[]) => unknown);
   options.register?.(container);
+
+  const domains = container.resolve(DomainsService);
+  // Custom domains answer from memory: the table is filled from storage now, before any request needs it.
+  domains.load().catch((error: unknown) => console.error("[reposite] [domains] loading custom domains failed:", error));
 
   return {
     config,
@@ -303,6 +326,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     forum: container.resolve(ForumService),
     hosting: container.resolve(HostingService),
     domainTable: container.resolve(DomainTable),
+    domains,
     appFixer: container.resolve(AppFixer),
     appOperations: container.resolve(AppOperations),
     appTerminal: container.resolve(AppTerminal),
@@ -314,6 +338,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       // Jobs still running here end as `aborted`, stored before the storage goes.
       await container.resolve(JobsService).close();
       await container.resolve(PublishingService).idle();
+      await domains.close();
       // Page views counted since the last flush are written before the storage goes.
       await container.resolve(VisitCounter).close();
       await container.resolve(ExpiringRecords).close();
@@ -325,6 +350,10 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       await storage.dispose();
     },
   };
+}
+
+function isDnsResolver(dns: DnsResolver | NodeDnsOptions | undefined): dns is DnsResolver {
+  return typeof (dns as DnsResolver | undefined)?.resolve4 === "function";
 }
 
 function defaultRepoHosts(options: CreateRepositeOptions, config: RepositeConfig): RepoHost[] {

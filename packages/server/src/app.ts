@@ -6,6 +6,7 @@ import { createSiteDynamicHandler } from "./site-runtime/dynamic/index.js";
 import type { HostResolver } from "./site-runtime/host-router.js";
 import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { deploymentRoutes } from "./routes/deployment.js";
+import { domainProof, domainRoutes } from "./routes/domain.js";
 import { deploymentFixRoutes } from "./routes/deployment-fix.js";
 import { deploymentOperationRoutes } from "./routes/deployment-operations.js";
 import { appScreenRoutes } from "./routes/app-screen.js";
@@ -46,6 +47,8 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
     silent: true,
     onError: errorResponse,
   });
+  // A verified custom domain's proof for the live check, before its site takes every other path.
+  app.use(domainProof(reposite));
   // Site hosts first: they never reach the API's middleware, routes or JSON errors.
   app.use(
     siteRuntime(reposite, {
@@ -75,6 +78,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   deploymentOperationRoutes(app, reposite);
   appScreenRoutes(app, reposite);
   billingRoutes(app, reposite);
+  domainRoutes(app, reposite);
   memberRoutes(app, reposite);
   if (options.discourse) discourseRoutes(app, reposite, options.discourse);
   accountPageRoutes(app, reposite, options);

@@ -8,6 +8,7 @@ import {
   type DiscourseOptions,
   type HostingSettings,
 } from "@reposite/core";
+import { isIP } from "node:net";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
@@ -145,6 +146,45 @@ function checkedUrl(value: string, name: string): string {
   return value;
 }
 
+/** An IPv4 or IPv6 address, or a start-up error naming the variable. */
+function checkedAddress(value: string, name: string, family: 4 | 6): string {
+  if (isIP(value) !== family) throw new Error(`[reposite] ${name} must be an IPv${family} address, such as ${family === 4 ? "203.0.113.7" : "2001:db8::7"}, not "${value}".`);
+  return value;
+}
+
+/** DNS servers (`1.1.1.1`, `127.0.0.1:5353`, `[2001:db8::53]:53`), or a start-up error naming the variable. */
+function dnsServers(value: string): string[] {
+  return list(value).map((server) => {
+    const bare = server.startsWith("[") ? server.slice(1, server.indexOf("]")) : server.replace(/:\d+$/, "");
+    if (isIP(bare) === 0) throw new Error(`[reposite] REPOSITE_DNS_SERVERS takes IP addresses (with an optional :port), separated by commas, not "${server}".`);
+    return server;
+  });
+}
+
+/** A public port of the live check (`443`), or null for `off`. */
+function publicPort(value: string, name: string): number | null {
+  if (value === "off") return null;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1 || parsed > 65_535) throw new Error(`[reposite] ${name} must be a port from 1 to 65535, or off, not "${value}".`);
+  return parsed;
+}
+
+/**
+ * Custom domains: REPOSITE_PUBLIC_IPV4 / REPOSITE_PUBLIC_IPV6 are the addresses bare domains point
+ * to; REPOSITE_DNS_SERVERS the servers DNS checks ask (default: the system's);
+ * REPOSITE_PUBLIC_HTTPS_PORT / REPOSITE_PUBLIC_HTTP_PORT where visitors reach the server (443 and
+ * 80), which the live check connects to.
+ */
+function domainsFromEnv(env: NodeJS.ProcessEnv): Pick<CreateRepositeOptions, "dns" | "domains"> {
+  return {
+    ...(env.REPOSITE_DNS_SERVERS ? { dns: { servers: dnsServers(env.REPOSITE_DNS_SERVERS) } } : {}),
+    domains: {
+      ...(env.REPOSITE_PUBLIC_HTTPS_PORT ? { liveHttpsPort: publicPort(env.REPOSITE_PUBLIC_HTTPS_PORT, "REPOSITE_PUBLIC_HTTPS_PORT") } : {}),
+      ...(env.REPOSITE_PUBLIC_HTTP_PORT ? { liveHttpPort: publicPort(env.REPOSITE_PUBLIC_HTTP_PORT, "REPOSITE_PUBLIC_HTTP_PORT") } : {}),
+    },
+  };
+}
+
 /** Fails at start-up, not at the first sealed secret, when the key is malformed. */
 function checkedSecretKey(value: string): string {
   parseSecretKey(value, "REPOSITE_SECRET_KEY");
@@ -211,7 +251,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         baseImages: baseImagesFromEnv(env),
         allowPrivateFetch: isOn(env.REPOSITE_ALLOW_PRIVATE_FETCH),
         ...(env.REPOSITE_SITE_CACHE_MB ? { siteCacheBytes: megabytes(env.REPOSITE_SITE_CACHE_MB, "REPOSITE_SITE_CACHE_MB") } : {}),
+        ...(env.REPOSITE_PUBLIC_IPV4 ? { publicIpv4: checkedAddress(env.REPOSITE_PUBLIC_IPV4, "REPOSITE_PUBLIC_IPV4", 4) } : {}),
+        ...(env.REPOSITE_PUBLIC_IPV6 ? { publicIpv6: checkedAddress(env.REPOSITE_PUBLIC_IPV6, "REPOSITE_PUBLIC_IPV6", 6) } : {}),
       },
+      ...domainsFromEnv(env),
       ...(languageModel ? { languageModel } : {}),
       ...(payments ? { payments } : {}),
       hosting: hostingFromEnv(env),

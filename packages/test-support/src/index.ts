@@ -73,3 +73,4 @@ export {
   type RunningCaddy,
   type TestCaddyfileOptions,
 } from "./caddy.js";
+export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";
