@@ -73,4 +73,5 @@ export {
   type RunningCaddy,
   type TestCaddyfileOptions,
 } from "./caddy.js";
+export { startPebble, type Pebble, type PebbleOptions } from "./pebble.js";
 export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";

@@ -69,10 +69,11 @@ export class CertificateService {
     return this.wants(name) ? this.current.get(name) : undefined;
   }
 
-  /** Orders what is missing or near expiry for every wanted name; resolves when those orders ended. */
+  /** Orders what is missing or near expiry for every wanted name; resolves when every order under way has ended. */
   async check(): Promise<void> {
     const names = new Set([...this.settings.hostnames, ...this.domains.verified().map((entry) => entry.domain)]);
-    await Promise.all([...names].filter((name) => this.isDue(name)).map((name) => this.order(name)));
+    for (const name of names) if (this.isDue(name)) void this.order(name);
+    await this.queue;
   }
 
   /** Stops the timer and following the table; an order under way ends without storing anything. */

@@ -47,13 +47,17 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): CertificateIssuer 
   if (options.caPem) trustForDirectory(options.directoryUrl, options.caPem);
   let client: Promise<acme.Client> | undefined;
   const clientOnce = () =>
-    (client ??= options.accountKey().then(
-      (accountKey) => new acme.Client({ directoryUrl: options.directoryUrl, accountKey }),
-      (error: unknown) => {
+    (client ??= options
+      .accountKey()
+      .then(async (accountKey) => {
+        const made = new acme.Client({ directoryUrl: options.directoryUrl, accountKey });
+        await findOrCreateAccount(made, options.email);
+        return made;
+      })
+      .catch((error: unknown) => {
         client = undefined;
         throw error;
-      },
-    ));
+      }));
   return {
     async issue(domain, answers) {
       const acmeClient = await clientOnce();
@@ -61,8 +65,6 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): CertificateIssuer 
       const [, csr] = await acme.crypto.createCsr({ commonName: domain, altNames: [domain] }, key);
       const chainPem = await acmeClient.auto({
         csr,
-        ...(options.email ? { email: options.email } : {}),
-        termsOfServiceAgreed: true,
         challengePriority: ["http-01"],
         skipChallengeVerification: true,
         challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
@@ -76,4 +78,19 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): CertificateIssuer 
       return { chainPem, keyPem: key.toString() };
     },
   };
+}
+
+/**
+ * The account of the stored key, looked up first (`onlyReturnExisting`) and registered only when
+ * the CA does not know it: acme-client's own registration of a known key sends an update some
+ * CAs (pebble) refuse.
+ */
+async function findOrCreateAccount(client: acme.Client, email: string | undefined): Promise<void> {
+  try {
+    await client.createAccount({ onlyReturnExisting: true });
+    return;
+  } catch {
+    // Not known to this CA (accountDoesNotExist): registered below, where a real failure is reported.
+  }
+  await client.createAccount({ termsOfServiceAgreed: true, ...(email ? { contact: [`mailto:${email}`] } : {}) });
 }
