@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type PeerCertificate } from "node:tls";
+import { connect, type DetailedPeerCertificate, type PeerCertificate, type TLSSocket } from "node:tls";
 import { X509Certificate } from "node:crypto";
 import { STORAGE, type Clock, type RecordStorage } from "@reposite/core";
 import { freePort, getWithHost, startFakeGitHub, startPebble, type FakeGitHub, type Pebble } from "@reposite/test-support";
@@ -19,7 +19,7 @@ const OWN_HOST = "reposite.example";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Real time moved by `offsetMs`: makes certificates look nearer their expiry without waiting. */
-const shiftedClock = { offsetMs: 0, now: () => new Date(Date.now() + shiftedClock.offsetMs) } satisfies Clock & { offsetMs: number };
+const shiftedClock: Clock & { offsetMs: number } = { offsetMs: 0, now: () => new Date(Date.now() + shiftedClock.offsetMs) };
 
 let pebble: Pebble;
 let github: FakeGitHub;
@@ -62,12 +62,12 @@ async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30
 }
 
 /** A GET over HTTPS to 127.0.0.1 with `servername` as SNI and Host, trusting pebble's root only. */
-function httpsGet(servername: string, path = "/"): Promise<{ status: number; body: string; peer: PeerCertificate }> {
+function httpsGet(servername: string, path = "/"): Promise<{ status: number; body: string; peer: DetailedPeerCertificate }> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       { host: "127.0.0.1", port: httpsPort, path, servername, headers: { host: servername }, ca: trusted, agent: false },
       (res) => {
-        const peer = (res.socket as import("node:tls").TLSSocket).getPeerCertificate(true);
+        const peer = (res.socket as TLSSocket).getPeerCertificate(true);
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => (body += chunk));
