@@ -9,6 +9,7 @@ import {
 import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, type HttpMethod } from "./internal/retry.js";
 import { Agent } from "./resources/agent.js";
 import { Designs } from "./resources/designs.js";
+import { Domain } from "./resources/domain.js";
 import { Jobs } from "./resources/jobs.js";
 import { Publishing } from "./resources/publishing.js";
 import { Sites } from "./resources/sites.js";
@@ -95,6 +96,8 @@ export class RepositeClient {
   readonly jobs: Jobs;
   /** Addresses (slugs) and publishing the site. */
   readonly publishing: Publishing;
+  /** A project's own domain: `set`, `verify`, `get`, `remove`. */
+  readonly domain: Domain;
 
   readonly baseURL: string;
   readonly maxRetries: number;
@@ -128,6 +131,7 @@ export class RepositeClient {
     this.versions = new Versions(this);
     this.jobs = new Jobs(this);
     this.publishing = new Publishing(this);
+    this.domain = new Domain(this);
   }
 
   get<T>(path: string, options?: MethodRequestOptions): Promise<T> {

@@ -16,6 +16,7 @@ export { Tokens } from "./resources/tokens.js";
 export { Versions } from "./resources/versions.js";
 export { Jobs, type JobStreamOptions } from "./resources/jobs.js";
 export { Publishing } from "./resources/publishing.js";
+export { Domain } from "./resources/domain.js";
 export { path } from "./internal/path.js";
 export {
   RepositeSDKError,

@@ -321,3 +321,67 @@ export interface MemberView {
   created_at: string;
   last_sign_in_at: string | null;
 }
+
+/** Kinds of DNS record a custom domain needs. */
+export type DnsRecordType = "CNAME" | "A" | "AAAA" | "TXT";
+
+/** One DNS record to add at the domain's DNS provider. */
+export interface DnsRecord {
+  type: DnsRecordType;
+  /** The full name (`www.example.com`, `_reposite.example.com`). */
+  name: string;
+  /** The name relative to the zone, as most providers' forms ask for it (`www`, `@`, `_reposite`). */
+  host: string;
+  value: string;
+  /** Why it is needed, for a person. */
+  purpose: string;
+}
+
+/** A project's custom domain (`domain` null when it has none). */
+export interface DomainView {
+  /** Lower case ASCII, punycode for internationalised names. */
+  domain: string | null;
+  /** The same name as people write it (`bücher.example`). */
+  domain_unicode: string | null;
+  /** A bare domain (`example.com`): A/AAAA and TXT records instead of a CNAME. */
+  apex: boolean;
+  records: DnsRecord[];
+  /** DNS was found pointing here: the domain serves the project and gets its certificate. */
+  verified: boolean;
+  verified_at: string | null;
+}
+
+/** `GET /app/sites/{site_id}/domain`. */
+export interface DomainReadView extends DomainView {
+  /** The site answers on the domain, its app at `/app/` too. */
+  live: boolean;
+  /** Where it answered (`https://www.example.com/`), or null. */
+  live_url: string | null;
+  /** Why it is not live, or null. */
+  live_reason: string | null;
+}
+
+/** One record as a DNS check saw it. */
+export interface DnsCheckRecord {
+  type: DnsRecordType;
+  name: string;
+  /** What it should be; null for records that should not be there. */
+  expected: string | null;
+  found: string[];
+  ok: boolean;
+  /** The proxying DNS provider whose addresses were found (`Cloudflare`). */
+  proxied_by?: string;
+  /** DNS could not be asked (`ESERVFAIL`, `ETIMEOUT`, …). */
+  error?: string;
+}
+
+/** `POST /app/sites/{site_id}/domain/verify`. */
+export interface DomainVerifyView extends DomainView {
+  dns: {
+    /** Every record needed was found, pointing here. */
+    found: boolean;
+    /** What was found and what is missing, with what to do next. */
+    message: string;
+    records: DnsCheckRecord[];
+  };
+}
