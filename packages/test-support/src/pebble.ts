@@ -38,7 +38,7 @@ export interface Pebble {
  */
 export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   const dir = await mkdtemp(join(tmpdir(), "reposite-pebble-"));
-  const children: ChildProcess[] = [];
+  const children: Launched[] = [];
   const close = async () => {
     await Promise.all(children.map(stop));
     await rm(dir, { recursive: true, force: true });
@@ -52,16 +52,15 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
       "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
     ]);
     const [dnsPort, dnsManagementPort, acmePort, managementPort, tlsPort] = await distinctFreePorts(5);
-    children.push(
-      launch("pebble-challtestsrv", [
+    const dns = launch("pebble-challtestsrv", [
         "-dns01", `127.0.0.1:${dnsPort}`,
         "-management", `127.0.0.1:${dnsManagementPort}`,
         "-http01", "", "-https01", "", "-tlsalpn01", "",
         "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "",
-      ]),
-    );
+      ]);
+    children.push(dns);
     // Its management API answers 404 on `/`: any answer means it is up.
-    await waitFor(() => get(`http://127.0.0.1:${dnsManagementPort}/`, undefined, true), "pebble-challtestsrv");
+    await waitFor(() => get(`http://127.0.0.1:${dnsManagementPort}/`, undefined, true), dns);
     const config = {
       pebble: {
         listenAddress: `127.0.0.1:${acmePort}`,
@@ -77,15 +76,14 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
     };
     const configFile = join(dir, "pebble-config.json");
     await writeFile(configFile, JSON.stringify(config));
-    children.push(
-      launch("pebble", ["-config", configFile, "-dnsserver", `127.0.0.1:${dnsPort}`], {
-        PEBBLE_VA_NOSLEEP: "1",
-        PEBBLE_WFE_NONCEREJECT: "0",
-      }),
-    );
+    const ca = launch("pebble", ["-config", configFile, "-dnsserver", `127.0.0.1:${dnsPort}`], {
+      PEBBLE_VA_NOSLEEP: "1",
+      PEBBLE_WFE_NONCEREJECT: "0",
+    });
+    children.push(ca);
     const caPem = await readFile(caFile, "utf8");
     const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
-    await waitFor(() => get(directoryUrl, caPem), "pebble");
+    await waitFor(() => get(directoryUrl, caPem), ca);
     const management = (path: string) => get(`https://127.0.0.1:${managementPort}${path}`, caPem);
     return { directoryUrl, caFile, caPem, root: () => management("/roots/0"), intermediate: () => management("/intermediates/0"), close };
   } catch (error) {
@@ -101,24 +99,35 @@ async function distinctFreePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
-function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+/** A child process with what it said lately, and why it is gone if it is. */
+interface Launched extends ChildProcess {
+  command: string;
+  output: string;
+  failed?: string;
+  stopping?: boolean;
+}
+
+function launch(command: string, args: string[], env: Record<string, string> = {}): Launched {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }) as Launched;
+  child.command = command;
+  child.output = "";
+  const keep = (chunk: Buffer) => (child.output = (child.output + chunk.toString()).slice(-4000));
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  child.on("error", (error) => {
-    output += `\n${error.message}`;
+  child.on("error", (error: NodeJS.ErrnoException) => {
+    child.failed = error.code === "ENOENT" ? `${command} is not installed: install Debian's pebble package (apt-get install pebble)` : error.message;
   });
   child.once("exit", (code, signal) => {
-    if (!(child as { stopping?: boolean }).stopping) console.error(`[test-support] ${command} exited (${code ?? signal}):\n${output}`);
+    child.failed ??= `${command} exited (${code ?? signal}): ${child.output}`;
+    if (!child.stopping) console.error(`[test-support] ${child.failed}`);
   });
   return child;
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  (child as { stopping?: boolean }).stopping = true;
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+function stop(child: Launched): Promise<void> {
+  child.stopping = true;
+  // Never started (not installed), or already gone.
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 3000);
     child.once("exit", () => {
@@ -145,14 +154,16 @@ function get(url: string, caPem?: string, anyStatus = false): Promise<string> {
   });
 }
 
-async function waitFor(probe: () => Promise<unknown>, what: string, timeoutMs = 15_000): Promise<void> {
+/** Until `probe` succeeds; fails at once, saying why, when the process is gone. */
+async function waitFor(probe: () => Promise<unknown>, child: Launched, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (child.failed) throw new Error(`${child.command} did not start: ${child.failed}`);
     try {
       await probe();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what} did not start on loopback within ${timeoutMs / 1000} s: ${(error as Error).message}`);
+      if (Date.now() > deadline) throw new Error(`${child.command} did not start on loopback within ${timeoutMs / 1000} s: ${(error as Error).message}\n${child.output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
