@@ -18,7 +18,7 @@ export { OWNERSHIP_LABEL, type DnsRecordView, type DnsRecordType } from "./domai
 export type { DnsCheck, DnsCheckRecord } from "./domains/dns-check.js";
 export { DNS_PROXIES, dnsProxyOf, type DnsProxy } from "./domains/proxy-ranges.js";
 export { DOMAIN_SETTINGS, DEFAULT_DOMAIN_SETTINGS, DOMAIN_PROOF_PATH, type DomainSettings } from "./domains/domain-settings.js";
-export type { LiveAnswer } from "./domains/live-check.js";
+export { LiveCheck, type LiveAnswer, type LiveTarget } from "./domains/live-check.js";
 export { createNodeDnsResolver, type NodeDnsOptions } from "./defaults/node-dns-resolver.js";
 export * from "./certificates/index.js";
 export { freePayments } from "./defaults/free-payments.js";
