@@ -14,8 +14,9 @@ import { DEFAULT_REPOS } from "./harness.js";
 import { publishSite } from "./publish-site.js";
 
 const DOMAIN = "www.rocket.example";
-/** The operator's own name (REPOSITE_ACME_HOSTNAMES): certified without any domain entry. */
-const OWN_HOST = "reposite.example";
+/** The service's own host (REPOSITE_BASE_URL's, https) and another name of the operator's (REPOSITE_ACME_HOSTNAMES): certified without any domain entry. */
+const SERVICE_HOST = "reposite.example";
+const OWN_HOST = "www.reposite.example";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Real time moved by `offsetMs`: makes certificates look nearer their expiry without waiting. */
@@ -37,7 +38,7 @@ function settings(acme: Partial<AcmeSettings> = {}): ServerSettings {
     https: { port: httpsPort, acme: { directoryUrl: pebble.directoryUrl, caFile: pebble.caFile, checkIntervalMs: 100, retryAfterMs: 500, hostnames: [OWN_HOST], ...acme } },
     reposite: {
       github: { apiUrl: github.url, webHosts: ["github.com"] },
-      config: { dataDir, baseUrl: "http://127.0.0.1", sitesDomain: "sites.test" },
+      config: { dataDir, baseUrl: `https://${SERVICE_HOST}`, sitesDomain: "sites.test" },
       clock: shiftedClock,
     },
   };
@@ -154,9 +155,11 @@ describe("built-in ACME against pebble on loopback", () => {
     expect(page.body).toBe((await getWithHost(`${server.url}/`, DOMAIN)).body);
     expect(page.body).toContain("<html");
 
-    // The operator's own name got one too, without any domain entry.
-    const own = await until(() => server!.certificates!.forName(OWN_HOST), "the certificate of the operator's own name");
-    expect((await handshake(OWN_HOST)).serialNumber).toBe(own.serial);
+    // The service's own host and the operator's other name got one too, without any domain entry.
+    for (const name of [SERVICE_HOST, OWN_HOST]) {
+      const own = await until(() => server!.certificates!.forName(name), `the certificate of ${name}`);
+      expect((await handshake(name)).serialNumber).toBe(own.serial);
+    }
   }, 60_000);
 
   it("refuses the handshake for an unknown name, an unverified one and one without SNI (no default certificate)", async () => {

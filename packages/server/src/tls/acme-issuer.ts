@@ -50,7 +50,8 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): CertificateIssuer 
     (client ??= options
       .accountKey()
       .then(async (accountKey) => {
-        const made = new acme.Client({ directoryUrl: options.directoryUrl, accountKey });
+        // Polls orders from 1 s on (acme-client's default starts at 5 s): a CA usually validates within seconds.
+        const made = new acme.Client({ directoryUrl: options.directoryUrl, accountKey, backoffMin: 1000, backoffMax: 30_000, backoffAttempts: 12 });
         await findOrCreateAccount(made, options.email);
         return made;
       })

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { isIP } from "node:net";
 import { CertificateService, CertificateStore, CLOCK, type Clock, type Reposite } from "@reposite/core";
 import acme from "acme-client";
 import { createAcmeIssuer } from "./acme-issuer.js";
@@ -19,7 +20,7 @@ export interface AcmeSettings {
   checkIntervalMs?: number;
   /** How long a name waits after a failed order. Default 1 hour. */
   retryAfterMs?: number;
-  /** Names that get a certificate besides verified custom domains (REPOSITE_ACME_HOSTNAMES): the service's own host. */
+  /** Names that get a certificate besides verified custom domains and the service's own host (REPOSITE_ACME_HOSTNAMES). */
   hostnames?: string[];
 }
 
@@ -39,8 +40,16 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     ...(settings.renewBeforeDays !== undefined ? { renewBeforeMs: settings.renewBeforeDays * DAY_MS } : {}),
     ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),
     ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
-    ...(settings.hostnames ? { hostnames: settings.hostnames } : {}),
+    hostnames: [...new Set([...serviceHost(reposite.config.baseUrl), ...(settings.hostnames ?? [])])],
   });
+}
+
+/** The service's own host gets a certificate when its address is https and a CA could check it (a name, not an IP or localhost). */
+function serviceHost(baseUrl: string): string[] {
+  const url = new URL(baseUrl);
+  const host = url.hostname.toLowerCase();
+  if (url.protocol !== "https:" || isIP(host.replace(/^\[(.*)\]$/, "$1")) || host === "localhost" || !host.includes(".")) return [];
+  return [host];
 }
 
 async function readCaFile(path: string): Promise<string> {
