@@ -31,7 +31,7 @@ function commands(io: CliIo): CommandDef {
       refuseUnknown(rawArgs, {});
       const server = await startServer();
       const { config } = server.reposite;
-      io.out(`Reposite listening on ${server.url}`);
+      io.out(`Reposite listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl} (HTTPS, certificates from ACME)` : ""}`);
       io.out(`  account page (sign in, API tokens): ${config.baseUrl}/account`);
       io.out(`  API: ${config.baseUrl} (reference: ${config.baseUrl}/docs/api)`);
       io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);

@@ -1,3 +1,4 @@
+import { connect as tlsConnect } from "node:tls";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -116,6 +117,33 @@ describe("reposite serve", () => {
     expect(await server.exit).toBe(0);
     expect(server.output().stdout).toContain("Received SIGTERM, shutting down.");
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe("reposite serve with built-in HTTPS", () => {
+  it("prints both addresses, and the HTTPS one answers", async () => {
+    const server = run(["serve"], { REPOSITE_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", REPOSITE_HTTPS_PORT: "0" });
+    const https = await new Promise<string>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const match = /listening on http:\/\/\S+ and (https:\/\/\S+) \(HTTPS, certificates from ACME\)/.exec(server.output().stdout);
+        if (match) {
+          clearInterval(timer);
+          resolve(match[1]!);
+        }
+      }, 50);
+      server.exit.then(() => reject(new Error(`server exited early: ${server.output().stderr}`)));
+    });
+    // No name has a certificate yet, so a handshake is refused: the port is open and speaks TLS.
+    const port = Number(new URL(https).port);
+    const refused = await new Promise<string>((resolve) => {
+      const socket = tlsConnect({ host: "127.0.0.1", port, servername: "nobody.example", rejectUnauthorized: false });
+      socket.on("secureConnect", () => resolve("handshake"));
+      socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    expect(refused).not.toBe("handshake");
+    expect(refused).not.toBe("ECONNREFUSED");
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
   });
 });
 
