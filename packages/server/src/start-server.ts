@@ -64,6 +64,8 @@ export async function startServer(
     const server = serve(createServer(handler));
     const httpsServer = certificates ? serve(createHttpsServer(certificates, handler)) : undefined;
     hosting = await recoverApps(reposite, found?.reason);
+    // Custom domains route from memory: the table is filled before the first request.
+    await reposite.domains.load();
     await listen(server, port, hostname, "PORT");
     if (httpsServer && settings.https) {
       const httpsHostname = settings.https.hostname ?? hostname;
