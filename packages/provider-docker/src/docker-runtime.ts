@@ -35,6 +35,8 @@ export interface DockerRuntime extends ContainerRuntime {
 }
 
 const MiB = 1024 * 1024;
+/** Entries read beyond a logs tail, for lines the Engine stored in pieces. */
+const EXTRA_LOG_ENTRIES = 100;
 const NEVER = "0001-01-01T00:00:00Z";
 
 /**
@@ -210,7 +212,9 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
       if (tail <= 0) return [];
       const raw = (await docker
         .getContainer(id)
-        .logs({ stdout: true, stderr: true, follow: false, tail })
+        // The Engine's `tail` counts log entries, and a line the app wrote in two pieces is two
+        // entries: ask for a few more and cut to whole lines here.
+        .logs({ stdout: true, stderr: true, follow: false, tail: tail + EXTRA_LOG_ENTRIES })
         .catch(ifMissing(null))) as Buffer | string | null;
       if (raw === null) return [];
       const output = demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(raw));

@@ -82,7 +82,8 @@ export class AppDisk {
   async afterDeploy(siteId: string): Promise<void> {
     try {
       const measured = await this.check(siteId);
-      if (!measured?.stopped) return;
+      // Over the limit: stopped now, or a moment ago by the periodic check.
+      if (!measured?.usage.over) return;
       const deployment = (await this.store.get(siteId))?.deployment;
       const runId = deployment?.last_run_id;
       if (!runId) return;

@@ -1,5 +1,5 @@
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ProjectStore } from "../../src/index.js";
 import { AppDisk } from "../../src/hosting/app-disk.js";
 import { eventually, get, startHostingHarness, type HostingHarness } from "./hosting-harness.js";
@@ -98,6 +98,26 @@ describe("an app over its limit as soon as it is deployed", () => {
       expect((await h.reposite.appOperations.metrics(owner, site)).storage).toMatchObject({ over: true, image_mb: 1.9, limit_mb: 1 });
       // The image is replaced by a deploy, so a deploy is let through (a smaller image could fit).
       expect((await h.reposite.hosting.deploy(owner, site)).run_id).toEqual(expect.any(String));
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe("an app the periodic check stopped before its deploy's own measurement", () => {
+  it("still leaves the storage_full diagnosis on the run that made it live", async () => {
+    const h = await startHostingHarness({ hosting: { diskLimitMb: 1 } });
+    try {
+      const owner = await h.account("ada@example.com");
+      const site = await h.project(owner);
+      const disk = h.reposite.container.resolve(AppDisk);
+      const after = vi.spyOn(disk, "afterDeploy").mockResolvedValueOnce(undefined);
+      const { runId } = await h.deploy(owner, site);
+      // What the periodic check does first: stops the app. Then the deploy's own measurement runs.
+      expect((await disk.check(site))?.stopped).toBe(true);
+      after.mockRestore();
+      await disk.afterDeploy(site);
+      expect((await h.reposite.hosting.read(owner, site)).last_run).toMatchObject({ run_id: runId, diagnosis: { kind: "storage_full" } });
     } finally {
       await h.close();
     }
