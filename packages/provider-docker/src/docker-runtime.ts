@@ -212,8 +212,8 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
       if (tail <= 0) return [];
       const raw = (await docker
         .getContainer(id)
-        // The Engine's `tail` counts log entries, and a line the app wrote in two pieces is two
-        // entries: ask for a few more and cut to whole lines here.
+        // The Engine's `tail` counts log entries, and a line longer than its 16 KB copy buffer is
+        // stored as several: ask for a few more and cut to whole lines here.
         .logs({ stdout: true, stderr: true, follow: false, tail: tail + EXTRA_LOG_ENTRIES })
         .catch(ifMissing(null))) as Buffer | string | null;
       if (raw === null) return [];

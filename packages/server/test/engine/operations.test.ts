@@ -45,13 +45,15 @@ describe.skipIf(!engine.available)("operating an app on the Engine", () => {
     const site = await h.project(
       owner,
       "ops-logs",
-      app('echo out-1; sleep 0.05; echo err-1 >&2; sleep 0.05; echo out-2; sleep 0.05; echo err-2 >&2; i=0; while [ $i -lt 5200 ]; do i=$((i+1)); echo line-$i; done; sleep 0.05; echo "token is $TOKEN" >&2;'),
+      app('echo out-1; sleep 0.05; echo err-1 >&2; sleep 0.05; echo out-2; sleep 0.05; echo err-2 >&2; sleep 0.05; i=0; while [ $i -lt 5200 ]; do i=$((i+1)); echo line-$i; done; sleep 0.05; echo "token is $TOKEN" >&2;'),
     );
     await h.reposite.hosting.setup(owner, site, {});
     await h.reposite.hosting.setEnv(owner, site, { env: { TOKEN: SECRET } });
     const { job } = await h.finish(owner, (await h.reposite.hosting.deploy(owner, site)).job_id);
     expect(job.status).toBe("done");
 
+    // Docker copies stdout and stderr apart and orders them as they arrive: lines written
+    // milliseconds apart keep their order, lines of both streams in the same instant may not.
     const all = (await h.reposite.appOperations.logs(owner, site, "5000")).trimEnd().split("\n");
     expect(all).toHaveLength(5000);
     expect(all.at(-1)).toBe("token is ***");
