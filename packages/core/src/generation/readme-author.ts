@@ -1,5 +1,6 @@
 import type { PageKind } from "../projects/project.js";
 import { PAGE_SCHEMAS, type PageAuthor, type PageRequest } from "./page-author.js";
+import { readmeCasing } from "./name-casing.js";
 import type { AboutContent, AuthContent, FaqContent, LandingContent, PageContent } from "./page-content.js";
 import {
   clip,
@@ -97,7 +98,7 @@ function createContext(request: PageRequest): Context {
   }
   const host = HOSTS[hostname] ?? null;
   const repoName = /\/([^/]+?)(?:\.git)?\/?$/.exec(product.repositoryUrl)?.[1] ?? "";
-  const name = clean(product.name) || facts.title || repoName || "This project";
+  const name = readmeCasing(clean(product.name), repoName, facts.title, request.readme) || facts.title || repoName || "This project";
   const topicLanguage = product.topics.map((topic) => TOPIC_LANGUAGES[topic.toLowerCase()]).find(Boolean) ?? null;
   const installCommands = facts.install
     .flatMap((code) => code.split("\n"))
@@ -517,47 +518,28 @@ function faqPage(context: Context): FaqContent {
     if (items.some((item) => normal(item.question) === normal(question))) return;
     items.push({ question: clip(clean(question), 200), answer: clip(answer.trim(), 1500) });
   };
-  const asked = (pattern: RegExp) => facts.faq.some((entry) => pattern.test(entry.question));
 
-  for (const entry of facts.faq.slice(0, 12)) add(entry.question, entry.answer);
+  // Only the README's own questions: its Installation or License sections are not questions,
+  // and they are on the landing and about pages already.
+  for (const entry of facts.faq) add(entry.question, entry.answer);
 
-  const section = (role: ReadmeSection["role"]) => facts.sections.find((candidate) => candidate.role === role && candidate.text);
-  add(`What is ${name}?`, whatIs(context));
-  if (context.saas) {
-    add("Do I need to install anything?", `No. ${name} runs on this site: open the app in your browser.`);
-  } else if (context.installCommands.length && !asked(/\binstall/i)) {
-    const prose = firstParagraph(facts.installText);
-    const commands = context.installCommands.slice(0, 2).map(code).join(" or ");
-    const usable = prose && /[.!?]$/.test(prose) && !/^or\b/i.test(prose);
-    add(`How do I install ${name}?`, usable && stripCode(prose).includes(context.installCommands[0]!) ? prose : `Install it with ${commands}.${usable ? ` ${prose}` : ""}`);
+  // The page needs three entries. When the README asks fewer, the rest say what is true of the
+  // site itself (what it is, the forum, accounts, where the source is), never a README section.
+  if (items.length < 3) {
+    const fillers: [string, string][] = [
+      [`What is ${name}?`, whatIs(context)],
+      ...(context.saas ? [["Do I need to install anything?", `No. ${name} runs on this site: open the app in your browser.`] as [string, string]] : []),
+      ...(request.community ? [["Is there a community?", "Yes. Registered members can join the community forum, linked from the menu."] as [string, string]] : []),
+      ...(request.pages.includes("auth") ? [["How do I create an account?", "Use the sign-in page of this site: choose “Create account”."] as [string, string]] : []),
+      ...(context.saas
+        ? [["How do I get started?", `Open the app from this site${request.pages.includes("auth") ? " and create an account on the sign-in page" : ""}.`] as [string, string]]
+        : [
+            [`Where is the source code of ${name}?`, `${capitalize(context.where)}: ${context.repo}.`] as [string, string],
+            ["How do I get started?", request.readme ? `Read the README in the repository ${context.where}: ${context.repo}.` : `Start with the repository ${context.where}: ${context.repo}.`] as [string, string],
+          ]),
+    ];
+    for (const [question, answer] of fillers) if (items.length < 3) add(question, answer);
   }
-  if (facts.usageText && !asked(/\b(?:use|usage)\b/i)) {
-    const example = !context.saas && facts.usage[0] && facts.usage[0].length <= 200 && !facts.usage[0].includes("\n") ? ` For example: ${code(facts.usage[0].replace(/^\$\s*/, ""))}` : "";
-    add(`How do I use ${name}?`, `${sentence(firstParagraph(facts.usageText) || facts.usageText)}${example}`);
-  }
-  const requirements = section("requirements");
-  if (requirements) add(`What do I need to run ${name}?`, requirements.text);
-  if (context.license && !asked(/open[\s-]?source|licen[cs]e|free\b/i)) {
-    add(
-      `Is ${name} open source?`,
-      `Yes. ${name} is released under the ${licenseName(context.license)}.${context.saas ? "" : ` The source code is ${context.where}, at ${context.repo}.`}`,
-    );
-  }
-  const support = section("support");
-  if (support) add("Where can I get help?", support.text);
-  else if (!context.saas) add("Where do I report a problem or ask a question?", `In the repository ${context.where}: ${context.repo}.`);
-  const contributing = section("contributing");
-  if (contributing && !context.saas) add(`How can I contribute to ${name}?`, contributing.text);
-  if (request.pages.includes("auth")) add("How do I create an account?", "Use the sign-in page of this site: choose “Create account”.");
-  if (request.community) add("Is there a community?", "Yes. Registered members can join the community forum, linked from the menu.");
-
-  const fillers: [string, string][] = context.saas
-    ? [["How do I get started?", `Open the app from this site${request.pages.includes("auth") ? " and create an account on the sign-in page" : ""}.`]]
-    : [
-        [`Where is the source code of ${name}?`, `${capitalize(context.where)}: ${context.repo}.`],
-        ["How do I get started?", request.readme ? `Read the README in the repository ${context.where}: ${context.repo}.` : `Start with the repository ${context.where}: ${context.repo}.`],
-      ];
-  for (const [question, answer] of fillers) if (items.length < 3) add(question, answer);
 
   return {
     kind: "faq",

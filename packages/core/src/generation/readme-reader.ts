@@ -846,6 +846,20 @@ function findQuestionsInBlocks(blocks: Block[]): ReadmeQuestion[] {
   return out;
 }
 
+/** `**How do I …?**` lines outside FAQ sections, answered by the rest of the line or the next paragraph. */
+function findBoldQuestions(blocks: Block[]): ReadmeQuestion[] {
+  const out: ReadmeQuestion[] = [];
+  blocks.forEach((block, index) => {
+    if (block.type !== "paragraph") return;
+    const bold = /^\s*(\*\*|__)([^*_\n]{3,200}?\?)\1\s*([\s\S]*)$/.exec(block.raw);
+    if (!bold) return;
+    const next = blocks[index + 1];
+    const answer = richText(bold[3]!) || (next?.type === "paragraph" ? richText(next.raw) : "");
+    if (answer) out.push({ question: richText(bold[2]!), answer });
+  });
+  return out;
+}
+
 const emptyFacts = (fallback: ReadmeFallback | undefined, truncated = false): ReadmeFacts => ({
   title: fallback?.name?.trim() || null,
   tagline: fallback?.description?.trim() || null,
@@ -1065,17 +1079,15 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
     return "";
   };
 
-  // Questions: FAQ sections, then headings that ask.
+  // Questions, only the README's own: headings (and `<details>` summaries) that ask, questions
+  // inside FAQ sections, and bold question lines. A section that does not ask ("Installation"
+  // under "FAQ") is never a question.
   const faq: ReadmeQuestion[] = [];
   raw.forEach((section) => {
     const text = sectionText(section.blocks);
-    if (section.role === "faq" && raw[section.parent ?? -1]?.role === "faq") {
-      if (text) faq.push({ question: section.heading, answer: text });
-    } else if (section.role === "faq") {
-      faq.push(...findQuestionsInBlocks(section.blocks));
-    } else if (/\?$/.test(section.heading) && text) {
-      faq.push({ question: section.heading, answer: text });
-    }
+    if (/\?$/.test(section.heading) && text) faq.push({ question: section.heading, answer: text });
+    if (section.role === "faq") faq.push(...findQuestionsInBlocks(section.blocks));
+    else faq.push(...findBoldQuestions(section.blocks));
   });
   const seen = new Set<string>();
   const questions = faq
