@@ -173,6 +173,7 @@ export { siteHead, notFoundHead, injectHead, stripSiteHead, pageMeta, PREVIEW_IM
 export { renderSitemap, type SitemapEntry } from "./sites/sitemap.js";
 export { renderRobots } from "./sites/robots.js";
 export { renderPreviewImage, plainPreviewPng, previewSvg, type PreviewImageInput } from "./sites/preview-image.js";
+export { renderFavicons, monogramSvg, FAVICON_ICO_PATH, FAVICON_SVG_PATH, type FaviconFile } from "./sites/favicon.js";
 export {
   SiteCache,
   SITE_CACHE_SETTINGS,

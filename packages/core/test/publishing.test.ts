@@ -293,7 +293,7 @@ describe("publishing", () => {
     });
     const project = await s.reposite.projects.get(s.ownerId, siteId);
     expect(site.design).toBe(project.design);
-    expect(Object.keys(site.files).sort()).toEqual(["/", "/404", "/about", "/auth", "/faq", "/og.png", "/robots.txt", "/sitemap.xml"]);
+    expect(Object.keys(site.files).sort()).toEqual(["/", "/404", "/about", "/auth", "/faq", "/favicon.ico", "/favicon.svg", "/og.png", "/robots.txt", "/sitemap.xml"]);
     const types = Object.fromEntries(Object.values(site.files).map((file) => [file.path, file.contentType]));
     expect(types).toEqual({
       "/": "text/html; charset=utf-8",
@@ -304,6 +304,8 @@ describe("publishing", () => {
       "/sitemap.xml": "application/xml; charset=utf-8",
       "/robots.txt": "text/plain; charset=utf-8",
       "/og.png": "image/png",
+      "/favicon.svg": "image/svg+xml",
+      "/favicon.ico": "image/png",
     });
     for (const [path, file] of Object.entries(site.files)) {
       expect(file.path).toBe(path);

@@ -1,5 +1,6 @@
 import type { Design } from "../designs/design.js";
 import { html, trustedHtml, type SafeHtml } from "./escape.js";
+import { FAVICON_LINK } from "./favicon-link.js";
 import { renderNotFoundPage } from "./render-page.js";
 import type { SiteContext } from "./site-context.js";
 
@@ -47,7 +48,7 @@ export interface SitePageOptions {
  * its content in `<main id="main">`.
  */
 export function renderSitePage(design: Design, site: SiteContext, options: SitePageOptions): string {
-  const head = `${options.noindex ? '<meta name="robots" content="noindex">\n' : ""}<style>${SITE_PAGE_CSS}</style>`;
+  const head = `${FAVICON_LINK}\n${options.noindex ? '<meta name="robots" content="noindex">\n' : ""}<style>${SITE_PAGE_CSS}</style>`;
   const page = renderNotFoundPage(design, site, { head });
   const open = page.indexOf("<main");
   const contentStart = page.indexOf(">", open) + 1;

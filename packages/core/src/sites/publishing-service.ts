@@ -23,6 +23,7 @@ import { PublishedSiteStore } from "./published-site-store.js";
 import { renderRobots } from "./robots.js";
 import { readdressHtml } from "./site-address.js";
 import { injectHead, notFoundHead, pageMeta, PREVIEW_IMAGE_PATH, siteHead, stripSiteHead } from "./site-head.js";
+import { renderFavicons } from "./favicon.js";
 import { renderSitemap } from "./sitemap.js";
 import { slugCandidates, slugFromName, slugProblem } from "./slugs.js";
 
@@ -168,6 +169,9 @@ export class PublishingService {
       // Asked for by link previews only: kept in a record of its own, so serving the site never holds it.
       const preview = apart(toFile(PREVIEW_IMAGE_PATH, PNG, image, earlier, now), image);
       add(preview.file);
+      for (const icon of await renderFavicons({ name: project.name, logo: logoSource(project), design, colorMode: project.color_mode })) {
+        add(toFile(icon.path, icon.contentType, icon.body, earlier, now));
+      }
       const keyFile = this.notifier?.keyFile;
       if (keyFile) add(toFile(keyFile.path, TEXT, keyFile.body, earlier, now));
 

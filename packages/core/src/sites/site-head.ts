@@ -1,4 +1,5 @@
 import { escapeAttribute } from "../rendering/escape.js";
+import { FAVICON_LINK } from "../rendering/favicon-link.js";
 
 /** Marks what publishing adds to a page's `<head>`, so a later publish or a rename replaces it. */
 const START = "<!-- reposite:published-head -->";
@@ -29,7 +30,7 @@ export interface SiteHeadInput {
 }
 
 /**
- * Tags publishing puts in a page's `<head>`: canonical link, Open Graph and Twitter card tags
+ * Tags publishing puts in a page's `<head>`: canonical link, the icon, Open Graph and Twitter card tags
  * with the site's preview image, and the analytics tag when the owner set an id. Every value is
  * escaped. The analytics tag loads gtag.js from googletagmanager.com, the one third-party
  * request a published page makes, and only because the owner asked for it.
@@ -40,6 +41,7 @@ export function siteHead(input: SiteHeadInput): string {
     `<meta ${attribute}="${key}" content="${escapeAttribute(value)}">`;
   const tags = [
     `<link rel="canonical" href="${escapeAttribute(input.pageUrl)}">`,
+    FAVICON_LINK,
     ...(input.noindex ? [meta("name", "robots", "noindex")] : []),
     meta("property", "og:type", "website"),
     meta("property", "og:site_name", input.siteName),
@@ -60,9 +62,9 @@ export function siteHead(input: SiteHeadInput): string {
   return `${START}\n${tags.join("\n")}\n${END}`;
 }
 
-/** The 404 page's additions: kept out of search results, and counted when the owner set an analytics id. */
+/** The 404 page's additions: the icon, kept out of search results, and counted when the owner set an analytics id. */
 export function notFoundHead(gaId?: string): string {
-  return `${START}\n${[`<meta name="robots" content="noindex">`, ...analyticsTags(gaId)].join("\n")}\n${END}`;
+  return `${START}\n${[FAVICON_LINK, `<meta name="robots" content="noindex">`, ...analyticsTags(gaId)].join("\n")}\n${END}`;
 }
 
 function analyticsTags(gaId: string | undefined): string[] {
