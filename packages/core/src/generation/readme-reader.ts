@@ -854,7 +854,8 @@ function findBoldQuestions(blocks: Block[]): ReadmeQuestion[] {
     const bold = /^\s*(\*\*|__)([^*_\n]{3,200}?\?)\1\s*([\s\S]*)$/.exec(block.raw);
     if (!bold) return;
     const next = blocks[index + 1];
-    const answer = richText(bold[3]!) || (next?.type === "paragraph" ? richText(next.raw) : "");
+    // The next paragraph answers only when it is not the next question.
+    const answer = richText(bold[3]!) || (next?.type === "paragraph" && !/^\s*(?:\*\*|__)[^\n]*\?(?:\*\*|__)/.test(next.raw) ? richText(next.raw) : "");
     if (answer) out.push({ question: richText(bold[2]!), answer });
   });
   return out;

@@ -50,6 +50,12 @@ describe("README author: FAQ from the README's own questions", () => {
     expect(items.map((item) => item.question)).not.toContain("Not a question");
   });
 
+  it("does not take the next bold question as an answer", () => {
+    const items = faq(`# Quark\n\nA tiny parser.\n\n## Notes\n\n**Is it fast?**\n\n**Is it small?**\n\nYes, 2 kB.\n`);
+    expect(items[0]).toEqual({ question: "Is it small?", answer: "Yes, 2 kB." });
+    expect(items.map((item) => item.question)).not.toContain("Is it fast?");
+  });
+
   it("takes <details> blocks whose summary is a question", () => {
     const items = faq(
       `# Quark\n\nA tiny parser.\n\n## FAQ\n\n<details><summary>Why another parser?</summary>\n\nBecause the others are slow.\n\n</details>\n\n<details><summary>Is it stable?</summary>\n\nYes, since 1.0.\n\n</details>\n\n<details><summary>Screenshots</summary>\n\nSome pictures.\n\n</details>\n`,
