@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Every answer of a contract-bound route is checked against its schema (http/operation-route.ts).
+    env: { REPOSITE_CHECK_ANSWERS: "1" },
   },
 });

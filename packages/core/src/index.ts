@@ -1,6 +1,7 @@
 import "reflect-metadata";
 
 export { RepositeError } from "./errors.js";
+export { parseInput } from "./util/validation.js";
 export { createReposite, DEFAULT_CONFIG, type CreateRepositeOptions, type Reposite } from "./create-reposite.js";
 export { CONFIG, siteUrl, type RepositeConfig } from "./config.js";
 

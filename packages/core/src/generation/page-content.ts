@@ -6,7 +6,26 @@ import { z } from "zod";
  */
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-export const linkSchema = z.object({ label: text(40) });
+/**
+ * A call to action. Without `href` the design decides where it leads (the app for saas, the
+ * repository otherwise); with one, it is the README's own link (a Download page, say).
+ */
+export const linkSchema = z.object({
+  label: text(40),
+  href: z.string().trim().max(2048).regex(/^https?:\/\/\S+$/i, "must be an http(s) URL").optional(),
+});
+
+/** A table from the README (benchmarks, requirements, comparisons), kept as a table. */
+export const tableSchema = z.object({
+  header: z.array(z.string().trim().max(120)).min(1).max(8),
+  rows: z.array(z.array(z.string().trim().max(300)).min(1).max(8)).min(1).max(40),
+});
+
+/**
+ * A picture from the README, copied to the site: `src` is a path on the site itself (or a `data:`
+ * image), never another host, so a visit makes no third-party request.
+ */
+export const imageSchema = z.object({ src: z.string().trim().min(1).max(2048), alt: z.string().trim().max(300) });
 
 export const landingContentSchema = z.object({
   kind: z.literal("template"),
@@ -19,11 +38,21 @@ export const landingContentSchema = z.object({
     /** saas: opens the app; website/landing: opens the repository. */
     primary_cta: linkSchema,
     secondary_cta: linkSchema.optional(),
+    /** The README's main screenshot. */
+    image: imageSchema.optional(),
   }),
   features: z.array(z.object({ title: text(60), body: text(300) })).min(3).max(8),
   /** How it works, install, usage: each a titled block, optionally with code. */
   sections: z
-    .array(z.object({ title: text(80), body: text(1200), code: z.string().max(2000).optional() }))
+    .array(
+      z.object({
+        title: text(80),
+        body: text(1200),
+        code: z.string().max(2000).optional(),
+        table: tableSchema.optional(),
+        image: imageSchema.optional(),
+      }),
+    )
     .max(6),
   closing: z.object({ title: text(90), body: text(300), cta: linkSchema }),
 });
@@ -33,7 +62,10 @@ export const aboutContentSchema = z.object({
   meta: z.object({ title: text(70), description: text(200) }),
   title: text(90),
   intro: text(600),
-  sections: z.array(z.object({ title: text(80), body: text(1500) })).min(1).max(8),
+  sections: z
+    .array(z.object({ title: text(80), body: text(1500), table: tableSchema.optional(), image: imageSchema.optional() }))
+    .min(1)
+    .max(8),
   facts: z.array(z.object({ label: text(40), value: text(120) })).max(8),
 });
 
