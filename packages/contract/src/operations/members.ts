@@ -1,0 +1,2 @@
+// Operations of this resource group: see ../operation.ts for the shape.
+export {};
