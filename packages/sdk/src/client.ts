@@ -8,11 +8,16 @@ import {
 } from "./errors.js";
 import { isRetryableFailure, isRetryableStatus, networkErrorCodes, retryDelay, type HttpMethod } from "./internal/retry.js";
 import { Agent } from "./resources/agent.js";
+import { Billing } from "./resources/billing.js";
+import { Deployment } from "./resources/deployment.js";
 import { Designs } from "./resources/designs.js";
 import { Domain } from "./resources/domain.js";
 import { Jobs } from "./resources/jobs.js";
+import { Members } from "./resources/members.js";
 import { Publishing } from "./resources/publishing.js";
+import { Repohost } from "./resources/repohost.js";
 import { Sites } from "./resources/sites.js";
+import { Subdomains } from "./resources/subdomains.js";
 import { Tokens } from "./resources/tokens.js";
 import { Versions } from "./resources/versions.js";
 
@@ -98,6 +103,16 @@ export class RepositeClient {
   readonly publishing: Publishing;
   /** A project's own domain: `set`, `verify`, `get`, `remove`. */
   readonly domain: Domain;
+  /** The project's hosted app: repo check, setup, env, deploys and runs, logs, metrics, operations. */
+  readonly deployment: Deployment;
+  /** Payments: prices, statuses, checkouts and confirms, the account's purchases. */
+  readonly billing: Billing;
+  /** People who registered on a published site. */
+  readonly members: Members;
+  /** Access to the code-hosting service: check a repository, connect, status, disconnect. */
+  readonly repohost: Repohost;
+  /** Whether an address (slug) is free. */
+  readonly subdomains: Subdomains;
 
   readonly baseURL: string;
   readonly maxRetries: number;
@@ -132,6 +147,11 @@ export class RepositeClient {
     this.jobs = new Jobs(this);
     this.publishing = new Publishing(this);
     this.domain = new Domain(this);
+    this.deployment = new Deployment(this);
+    this.billing = new Billing(this);
+    this.members = new Members(this);
+    this.repohost = new Repohost(this);
+    this.subdomains = new Subdomains(this);
   }
 
   get<T>(path: string, options?: MethodRequestOptions): Promise<T> {

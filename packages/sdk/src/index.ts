@@ -17,6 +17,11 @@ export { Versions } from "./resources/versions.js";
 export { Jobs, type JobStreamOptions } from "./resources/jobs.js";
 export { Publishing } from "./resources/publishing.js";
 export { Domain } from "./resources/domain.js";
+export { Deployment, DeploymentEnv, DeploymentRuns } from "./resources/deployment.js";
+export { Billing } from "./resources/billing.js";
+export { Members } from "./resources/members.js";
+export { Repohost } from "./resources/repohost.js";
+export { Subdomains } from "./resources/subdomains.js";
 export { path } from "./internal/path.js";
 export {
   RepositeSDKError,

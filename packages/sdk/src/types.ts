@@ -385,3 +385,7 @@ export interface DomainVerifyView extends DomainView {
     records: DnsCheckRecord[];
   };
 }
+
+export type * from "./types/deployment.js";
+export type * from "./types/billing.js";
+export type * from "./types/repohost.js";

@@ -1,0 +1,29 @@
+import type { RequestOptions } from "../client.js";
+import { APIResource } from "../resource.js";
+import type { RepoAccessCheck, RepohostConnect, RepohostStatus } from "../types.js";
+
+/** The account's access to the code-hosting service (for private repositories). */
+export class Repohost extends APIResource {
+  /** Whether a repository exists for this account, and whether it is private. `GET /app/repohost/repo?url=`. */
+  async repo(url: string, options?: RequestOptions): Promise<RepoAccessCheck> {
+    return this.client.get("/app/repohost/repo", { ...options, query: { url } });
+  }
+
+  /**
+   * Starts connecting: a person opens the answered `url` in a browser and authorizes.
+   * `POST /app/repohost/connect` with `{repo}`, the repository that needs the access.
+   */
+  async connect(repo: string, options?: RequestOptions): Promise<RepohostConnect> {
+    return this.client.post("/app/repohost/connect", { ...options, body: { repo } });
+  }
+
+  /** Whether the account is connected. `GET /app/repohost`. */
+  async status(options?: RequestOptions): Promise<RepohostStatus> {
+    return this.client.get("/app/repohost", options);
+  }
+
+  /** Disconnects and revokes the access on the code-hosting service. `DELETE /app/repohost` → `204`. */
+  async disconnect(options?: RequestOptions): Promise<void> {
+    return this.client.delete("/app/repohost", options);
+  }
+}
