@@ -1,10 +1,7 @@
-/** What a job is doing or how it ended. */
-export type JobStatus = "running" | "done" | "error" | "aborted" | "cancelled";
+import type { Job, JobEvent as ContractJobEvent, JobStatus, JobType } from "@reposite/contract";
 
-export const JOB_STATUSES = ["running", "done", "error", "aborted", "cancelled"] as const satisfies readonly JobStatus[];
-
-/** What runs in a job: writing pages, or building and starting an app. */
-export type JobType = "generate" | "deploy";
+// A job's statuses, types, view and stream events are the HTTP contract's.
+export { JOB_STATUSES, type JobStatus, type JobType } from "@reposite/contract";
 
 /** Jobs (their records and their deltas) are forgotten this long after they end. */
 export const JOB_RETENTION_MS = 10 * 60_000;
@@ -51,41 +48,15 @@ export interface JobRecord {
 
 /**
  * A job as `GET /app/jobs/{job_id}` answers it, and as the `meta`, `done` and `error` stream
- * events carry it:
- *
- * ```json
- * { "job_id": "job_…", "type": "generate", "status": "done", "error": null,
- *   "site_id": "site_…", "version_id": "ver_…", "finished_at": "2026-01-01 10:00:00",
- *   "next_job_id": "job_…", "run_id": null, "mode": "saas", "pages": ["about"], "kind": "template" }
- * ```
- *
- * The fixed fields are always present (null when they do not apply); the record's `details`
- * (`mode`, `pages`, `kind` for generation) follow them.
+ * events carry it: the fixed fields (null when they do not apply), then the record's `details`.
  */
-export interface JobView {
-  job_id: string;
-  type: JobType;
-  status: JobStatus;
-  error: string | null;
-  site_id: string | null;
-  version_id: string | null;
-  finished_at: string | null;
-  next_job_id: string | null;
-  run_id: string | null;
-  [detail: string]: unknown;
-}
+export type JobView = Job;
 
 /**
- * What a job stream carries, in this order: one `meta` (the job when the stream starts), the
- * deltas (`i` counts from 0 without gaps; `t` is the text written), then one `done` (status
- * `done`) or one `error` (status `error`, `cancelled` or `aborted`; `job.error` says why), and
- * the stream ends.
+ * What a job stream carries, in this order: one `meta`, the deltas (`i` from 0 without gaps),
+ * then one `done` or one `error` (status `error`, `cancelled` or `aborted`), and the stream ends.
  */
-export type JobEvent =
-  | { type: "meta"; job: JobView }
-  | { type: "delta"; i: number; t: string }
-  | { type: "done"; job: JobView }
-  | { type: "error"; job: JobView };
+export type JobEvent = ContractJobEvent;
 
 const VIEW_FIELDS = new Set([
   "job_id",

@@ -1,9 +1,8 @@
+import type { PageVersion, PageVersionDetail as ContractPageVersionDetail } from "@reposite/contract";
 import type { PageKind } from "../projects/project.js";
 
-export const PAGE_KINDS = ["template", "about", "faq", "auth"] as const satisfies readonly PageKind[];
-
-/** A custom page's HTML may be at most 5 MB. */
-export const MAX_PAGE_HTML_BYTES = 5 * 1024 * 1024;
+// The page kinds, the 5 MB limit and the views are the HTTP contract's.
+export { PAGE_KINDS, MAX_PAGE_HTML_BYTES } from "@reposite/contract";
 
 /** One version of one page of a project. */
 export interface PageVersionRecord {
@@ -22,18 +21,7 @@ export interface PageVersionRecord {
 }
 
 /** A version as lists show it: everything but the HTML. */
-export interface PageVersionView {
-  id: string;
-  kind: PageKind;
-  name: string;
-  source: "generated" | "custom";
-  design: string | null;
-  created_at: string;
-  /** This version is the page's current one. */
-  current: boolean;
-}
+export type PageVersionView = PageVersion;
 
 /** A version read singly, with its HTML. */
-export interface PageVersionDetail extends PageVersionView {
-  html: string;
-}
+export type PageVersionDetail = ContractPageVersionDetail;

@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
+import { createPageVersionSchema, makeVersionCurrentSchema, pageKindSchema } from "@reposite/contract";
 import { notFound, RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
@@ -8,7 +8,7 @@ import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import type { PageKind, ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
-import { idField, isWellFormedId } from "../util/record-ids.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import {
@@ -18,19 +18,6 @@ import {
   type PageVersionRecord,
   type PageVersionView,
 } from "./page-version.js";
-
-const kindSchema = z.enum(PAGE_KINDS, { message: `kind must be one of ${PAGE_KINDS.join(", ")}` });
-
-const customSchema = z.strictObject({
-  kind: kindSchema,
-  html: z.string({ message: "html is required" }).min(1, "html must not be empty"),
-  name: z.string().trim().min(1, "a name saying what changed is required").max(200),
-});
-
-const actualSchema = z.strictObject({
-  kind: kindSchema,
-  version_id: idField("ver", "version_id"),
-});
 
 const versionKey = (id: string) => `page-versions:${id}`;
 const historyKey = (siteId: string, kind: PageKind) => `page-history:${siteId}:${kind}`;
@@ -50,7 +37,7 @@ export class PageVersionsService {
   /** Versions of the project's pages (of one kind when given), newest first, without HTML. */
   async list(ownerId: string, siteId: string, kind?: string): Promise<PageVersionView[]> {
     const project = await this.projects.getOwned(ownerId, siteId);
-    const kinds = kind === undefined || kind === "" ? PAGE_KINDS : [parseInput(kindSchema, kind)];
+    const kinds = kind === undefined || kind === "" ? PAGE_KINDS : [parseInput(pageKindSchema, kind)];
     const versions: PageVersionView[] = [];
     for (const each of kinds) {
       const ids = (await this.storage.getItem<string[]>(historyKey(siteId, each))) ?? [];
@@ -70,7 +57,7 @@ export class PageVersionsService {
   /** The owner's own HTML for a page; it becomes the current version. */
   async addCustom(ownerId: string, siteId: string, input: unknown): Promise<PageVersionView> {
     await this.projects.getOwned(ownerId, siteId);
-    const { kind, html, name } = parseInput(customSchema, input);
+    const { kind, html, name } = parseInput(createPageVersionSchema, input);
     const bytes = Buffer.byteLength(html, "utf8");
     if (bytes > MAX_PAGE_HTML_BYTES) {
       throw new RepositeError(413, `The page's HTML is ${(bytes / 1024 / 1024).toFixed(1)} MB; at most 5 MB is allowed.`, "html_too_large");
@@ -111,7 +98,7 @@ export class PageVersionsService {
   /** Makes an earlier version of a page current again. */
   async makeCurrent(ownerId: string, siteId: string, input: unknown): Promise<PageVersionView> {
     await this.projects.getOwned(ownerId, siteId);
-    const { kind, version_id } = parseInput(actualSchema, input);
+    const { kind, version_id } = parseInput(makeVersionCurrentSchema, input);
     const record = await this.storage.getItem<PageVersionRecord>(versionKey(version_id));
     if (!record || record.owner_id !== ownerId || record.site_id !== siteId) throw notFound("Page version not found.");
     if (record.kind !== kind) {

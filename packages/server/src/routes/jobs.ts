@@ -1,6 +1,8 @@
+import { jobCancel, jobGet, jobStream } from "@reposite/contract";
 import { RepositeError, type JobEvent, type Reposite } from "@reposite/core";
-import { getQuery, getRouterParam, type H3, type H3Event } from "h3";
+import type { H3, H3Event } from "h3";
 import { requireToken } from "../http/auth.js";
+import { operationRoute } from "../http/operation-route.js";
 
 /** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -9,8 +11,6 @@ export interface JobRoutesOptions {
   /** Milliseconds between `: keep-alive` comments. Default 15 000. */
   keepAliveMs?: number;
 }
-
-const jobId = (event: H3Event) => getRouterParam(event, "job_id")!;
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
@@ -23,21 +23,21 @@ const SSE_HEADERS = {
 export function jobRoutes(app: H3, reposite: Reposite, options: JobRoutesOptions = {}): void {
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
 
-  app.get("/app/jobs/:job_id", async (event) => {
+  operationRoute(app, jobGet, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.jobs.get(account.id, jobId(event));
+    return reposite.jobs.get(account.id, params.job_id);
   });
 
-  app.post("/app/jobs/:job_id/cancel", async (event) => {
+  operationRoute(app, jobCancel, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.jobs.cancel(account.id, jobId(event));
+    return reposite.jobs.cancel(account.id, params.job_id);
   });
 
-  app.get("/app/jobs/:job_id/stream", async (event) => {
+  operationRoute(app, jobStream, async (event, { params, query }) => {
     const { account } = await requireToken(reposite, event);
-    const from = resumePoint(event);
+    const from = query.from ?? resumePointOfHeader(event);
     const stop = new AbortController();
-    const events = reposite.jobs.events(account.id, jobId(event), from, stop.signal);
+    const events = reposite.jobs.events(account.id, params.job_id, from, stop.signal);
     // The first event (meta) is read before answering, so 404 and 422 still get their status.
     const first = await events.next();
     if (first.done) throw new RepositeError(404, "Job not found.");
@@ -47,23 +47,17 @@ export function jobRoutes(app: H3, reposite: Reposite, options: JobRoutesOptions
 }
 
 /**
- * Where a stream starts: `?from=<i>`, else the `Last-Event-ID` header plus one (what an
- * EventSource sends when it reconnects), else 0. `from` wins when both are sent.
+ * Where a stream starts without `?from=` (the operation's query, which wins when both are sent):
+ * the `Last-Event-ID` header plus one (what an EventSource sends when it reconnects), else 0.
  */
-function resumePoint(event: H3Event): number {
-  const { from } = getQuery(event);
-  if (from !== undefined) return wholeNumber(from, "from", "from must be a whole number, 0 or more.");
+function resumePointOfHeader(event: H3Event): number {
   const lastId = event.req.headers.get("last-event-id");
-  if (lastId !== null && lastId.trim() !== "") {
-    return wholeNumber(lastId.trim(), "last-event-id", "Last-Event-ID must be the id of a delta (a whole number).") + 1;
+  if (lastId === null || lastId.trim() === "") return 0;
+  const id = /^\d{1,15}$/.test(lastId.trim()) ? Number(lastId.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw new RepositeError(422, "Last-Event-ID must be the id of a delta (a whole number).", "invalid_request", { field: "last-event-id" });
   }
-  return 0;
-}
-
-function wholeNumber(value: unknown, field: string, message: string): number {
-  const number = typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number)) throw new RepositeError(422, message, "invalid_request", { field });
-  return number;
+  return id + 1;
 }
 
 /**

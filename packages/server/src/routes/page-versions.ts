@@ -1,7 +1,8 @@
+import { pageVersionCreate, pageVersionGet, pageVersionList, pageVersionMakeCurrent } from "@reposite/contract";
 import type { Reposite } from "@reposite/core";
-import { getQuery, getRouterParam, type H3 } from "h3";
+import type { H3 } from "h3";
 import { requireToken } from "../http/auth.js";
-import { readJsonBody } from "../http/json-body.js";
+import { operationRoute } from "../http/operation-route.js";
 
 /**
  * Page HTML may be 5 MB; JSON escaping can double it. The service refuses HTML over 5 MB with
@@ -11,30 +12,30 @@ const VERSION_BODY_LIMIT = 12 * 1024 * 1024;
 
 /** Each page's history of versions, and which one is current. */
 export function pageVersionRoutes(app: H3, reposite: Reposite): void {
-  app.get("/app/sites/:site_id/versions", async (event) => {
+  operationRoute(app, pageVersionList, async (event, { params, query }) => {
     const { account } = await requireToken(reposite, event);
-    const { kind } = getQuery(event);
-    return reposite.pageVersions.list(account.id, getRouterParam(event, "site_id")!, kind === undefined ? undefined : String(kind));
+    return reposite.pageVersions.list(account.id, params.site_id, query.kind || undefined);
   });
 
-  app.get("/app/versions/:version_id", async (event) => {
+  operationRoute(app, pageVersionGet, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.pageVersions.get(account.id, getRouterParam(event, "version_id")!);
+    return reposite.pageVersions.get(account.id, params.version_id);
   });
 
-  app.post("/app/sites/:site_id/versions", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    const version = await reposite.pageVersions.addCustom(
-      account.id,
-      getRouterParam(event, "site_id")!,
-      await readJsonBody(event, VERSION_BODY_LIMIT),
-    );
-    event.res.status = 201;
-    return version;
-  });
+  operationRoute(
+    app,
+    pageVersionCreate,
+    async (event, { params, body }) => {
+      const { account } = await requireToken(reposite, event);
+      const version = await reposite.pageVersions.addCustom(account.id, params.site_id, body);
+      event.res.status = 201;
+      return version;
+    },
+    { bodyLimit: VERSION_BODY_LIMIT },
+  );
 
-  app.put("/app/sites/:site_id/actual", async (event) => {
+  operationRoute(app, pageVersionMakeCurrent, async (event, { params, body }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.pageVersions.makeCurrent(account.id, getRouterParam(event, "site_id")!, await readJsonBody(event));
+    return reposite.pageVersions.makeCurrent(account.id, params.site_id, body);
   });
 }
