@@ -38,7 +38,7 @@ export * from "./domain.js";
  * an object with an `id` and a `path`); they are listed here so the server, the OpenAPI document
  * and the coverage test see the same set.
  */
-export const OPERATIONS: readonly Operation[] = [...Object.values(service), ...Object.values(projects), ...Object.values(designs), ...Object.values(repoAccess), ...Object.values(publishing), ...Object.values(members), ...Object.values(tokens), ...Object.values(agent), ...Object.values(generation), ...Object.values(jobs), ...Object.values(pageVersions), ...Object.values(deployment), ...Object.values(deploymentFix), ...Object.values(deploymentOperations), ...Object.values(billing), ...Object.values(domain)].filter(isOperation);
+export const OPERATIONS: readonly Operation[] = ([...Object.values(service), ...Object.values(projects), ...Object.values(designs), ...Object.values(repoAccess), ...Object.values(publishing), ...Object.values(members), ...Object.values(tokens), ...Object.values(agent), ...Object.values(generation), ...Object.values(jobs), ...Object.values(pageVersions), ...Object.values(deployment), ...Object.values(deploymentFix), ...Object.values(deploymentOperations), ...Object.values(billing), ...Object.values(domain)] as unknown[]).filter(isOperation);
 
 function isOperation(value: unknown): value is Operation {
   return typeof value === "object" && value !== null && "id" in value && "path" in value && "method" in value && "answers" in value;
