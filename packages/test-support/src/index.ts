@@ -75,3 +75,4 @@ export {
 } from "./caddy.js";
 export { startPebble, type Pebble, type PebbleOptions } from "./pebble.js";
 export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";
+export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";

@@ -132,6 +132,15 @@ export class GenerationService {
         pages: ["template", ...context.plan.wizard.pages],
         community: context.plan.wizard.community,
       };
+      // A page the author declines (no FAQ without a README question) is not made, nor in the menu.
+      const declined = (page: PageKind) => this.author.declines?.({ ...request, kind: page }) ?? null;
+      request.pages = request.pages.filter((page) => !declined(page));
+      const next = index + 1 < context.plan.kinds.length ? { spec: this.jobSpec(context, index + 1), work: this.pageWork(context, index + 1) } : undefined;
+      const refusal = declined(kind);
+      if (refusal) {
+        job.write(refusal);
+        return { version_id: null, ...(next ? { next } : {}) };
+      }
       const content = await this.author.write(request, (text) => job.write(text), job.signal);
       const design = findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
       const html = renderPage(design, content, {
@@ -154,7 +163,6 @@ export class GenerationService {
         source: "generated",
         design: design.id,
       });
-      const next = index + 1 < context.plan.kinds.length ? { spec: this.jobSpec(context, index + 1), work: this.pageWork(context, index + 1) } : undefined;
       return { version_id: version.id, ...(next ? { next } : {}) };
     };
   }

@@ -42,6 +42,12 @@ export interface PageAuthor {
    * const content = await author.write(request, (delta) => job.append(delta), controller.signal);
    */
   write(request: PageRequest, onText: (delta: string) => void, signal: AbortSignal): Promise<PageContent>;
+  /**
+   * Why this author writes no page for the request (the README author and a README without
+   * questions: no FAQ page), or null. The generation then skips the page and leaves it out of
+   * the site's menu. Optional: an author without it writes every page.
+   */
+  declines?(request: PageRequest): string | null;
 }
 
 /** The schema each page kind's content must pass. */

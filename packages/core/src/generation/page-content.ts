@@ -41,17 +41,21 @@ export const landingContentSchema = z.object({
     /** The README's main screenshot. */
     image: imageSchema.optional(),
   }),
-  features: z.array(z.object({ title: text(60), body: text(300) })).min(3).max(8),
+  /** At least one: a README with few features gets few cards rather than made-up ones. */
+  features: z.array(z.object({ title: text(60), body: text(300) })).min(1).max(8),
   /** How it works, install, usage: each a titled block, optionally with code. */
   sections: z
     .array(
-      z.object({
-        title: text(80),
-        body: text(1200),
-        code: z.string().max(2000).optional(),
-        table: tableSchema.optional(),
-        image: imageSchema.optional(),
-      }),
+      z
+        .object({
+          title: text(80),
+          /** May be empty when the block is its code, table or picture (a README section that is only a table). */
+          body: z.string().trim().max(1200),
+          code: z.string().max(2000).optional(),
+          table: tableSchema.optional(),
+          image: imageSchema.optional(),
+        })
+        .refine((section) => section.body || section.code || section.table || section.image, { message: "a section needs a body, code, a table or an image", path: ["body"] }),
     )
     .max(6),
   closing: z.object({ title: text(90), body: text(300), cta: linkSchema }),
@@ -63,7 +67,11 @@ export const aboutContentSchema = z.object({
   title: text(90),
   intro: text(600),
   sections: z
-    .array(z.object({ title: text(80), body: text(1500), table: tableSchema.optional(), image: imageSchema.optional() }))
+    .array(
+      z
+        .object({ title: text(80), body: z.string().trim().max(1500), table: tableSchema.optional(), image: imageSchema.optional() })
+        .refine((section) => section.body || section.table || section.image, { message: "a section needs a body, a table or an image", path: ["body"] }),
+    )
     .min(1)
     .max(8),
   facts: z.array(z.object({ label: text(40), value: text(120) })).max(8),
@@ -74,7 +82,8 @@ export const faqContentSchema = z.object({
   meta: z.object({ title: text(70), description: text(200) }),
   title: text(90),
   intro: text(400),
-  items: z.array(z.object({ question: text(200), answer: text(1500) })).min(3).max(20),
+  /** At least one: only the README's own questions are asked (the README author makes no FAQ page without one). */
+  items: z.array(z.object({ question: text(200), answer: text(1500) })).min(1).max(20),
 });
 
 export const authContentSchema = z.object({

@@ -1,3 +1,7 @@
+import { repositoryAddresses, scanMedia, type ReadmeImage, type ReadmeLink } from "./readme/media.js";
+
+export type { ReadmeImage, ReadmeLink } from "./readme/media.js";
+
 /**
  * Reads a README into facts the README author (and tests) can build pages from. Not a full
  * Markdown parser: a line-based reader for what READMEs really contain (Markdown with badges,
@@ -33,6 +37,13 @@ export interface ReadmeSection {
   code: string[];
   /** The section's top-level list items, plain text. */
   items: string[];
+  /** The section's tables (benchmarks, requirements, comparisons), cells as plain text. */
+  tables: ReadmeTable[];
+}
+
+export interface ReadmeTable {
+  header: string[];
+  rows: string[][];
 }
 
 export interface ReadmeFeature {
@@ -70,6 +81,10 @@ export interface ReadmeFacts {
   license: string | null;
   /** The main programming language, from code samples and install commands; null when unclear. */
   language: string | null;
+  /** Screenshots and logos (badges left out), addresses absolute, in the README's order. */
+  images: ReadmeImage[];
+  /** Links with text, addresses absolute, in order. */
+  links: ReadmeLink[];
   /** True when the README was longer than the reader looks at. */
   truncated: boolean;
 }
@@ -77,6 +92,9 @@ export interface ReadmeFacts {
 export interface ReadmeFallback {
   name?: string;
   description?: string;
+  /** The repository's address and branch, to make the README's relative addresses absolute. */
+  repositoryUrl?: string;
+  defaultBranch?: string;
 }
 
 /** Work limits: a README longer than this is read up to here. */
@@ -874,6 +892,8 @@ const emptyFacts = (fallback: ReadmeFallback | undefined, truncated = false): Re
   faq: [],
   license: null,
   language: null,
+  images: [],
+  links: [],
   truncated,
 });
 
@@ -953,6 +973,7 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
       items: section.blocks.flatMap((block) =>
         block.type === "list" ? block.items.filter((item) => item.depth === 0).map(itemText).filter(Boolean) : [],
       ),
+      tables: section.blocks.flatMap((block) => (block.type === "table" ? readTableBlock(block.rows) : [])),
     }));
 
   const descendants = (index: number): RawSection[] => {
@@ -1120,6 +1141,9 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
     language = COMMAND_LANGUAGES.find(([pattern]) => pattern.test(commands))?.[1] ?? null;
   }
 
+  const addresses = fallback?.repositoryUrl ? repositoryAddresses(fallback.repositoryUrl, fallback.defaultBranch ?? "") : null;
+  const media = scanMedia(source, addresses);
+
   return {
     title: title ?? (fallback?.name?.trim() || null),
     tagline: tagline ?? (fallback?.description?.trim() || null),
@@ -1133,8 +1157,19 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
     faq: questions,
     license,
     language,
+    ...media,
     truncated,
   };
+}
+
+/** A Markdown table as header and rows of plain text, within the page schema's limits; none when a cell is too long. */
+function readTableBlock(rows: string[][]): ReadmeTable[] {
+  const cells = rows.map((row) => row.slice(0, 8).map((cell) => plainText(cell.replace(/\\\|/g, "|"))));
+  const [header, ...body] = cells;
+  if (!header || !body.length || header.some((cell) => cell.length > 120)) return [];
+  const kept = body.filter((row) => row.some(Boolean)).slice(0, 40);
+  if (!kept.length || kept.some((row) => row.some((cell) => cell.length > 300))) return [];
+  return [{ header, rows: kept.map((row) => header.map((_cell, index) => row[index] ?? "")) }];
 }
 
 function safeDecode(text: string): string {

@@ -1,0 +1,132 @@
+import type { PageRequest } from "../page-author.js";
+import { readmeCasing } from "../name-casing.js";
+import { isInstallCommand, readReadme, type ReadmeFacts, type ReadmeSection } from "../readme-reader.js";
+import { downloadLink } from "./media.js";
+import { sentences, wholeText } from "./whole-text.js";
+
+/** What every page builder of the README author reads: the request, the README's facts, and names. */
+export interface Context {
+  request: PageRequest;
+  facts: ReadmeFacts;
+  /** The product name, in the README's casing when it matches the repository's name. */
+  name: string;
+  saas: boolean;
+  /** "GitHub", "GitLab", … or null for another host. */
+  host: string | null;
+  /** The repository address without the scheme, for plain text. */
+  repo: string;
+  /** The repository's description (the owner's own words), "" when there is none. */
+  description: string;
+  /** The README's opening statement, else the description; null when neither says anything. */
+  summary: string | null;
+  license: string | null;
+  language: string | null;
+  /** The README's install section (a heading that says so), or null: no install block is made up. */
+  installSection: ReadmeSection | null;
+  /** Install commands from that section's code, as written (without a "$ " prompt). */
+  installCommands: string[];
+  /** The README's own Download link, or null. */
+  download: { label: string; href: string } | null;
+}
+
+const HOSTS: Record<string, string> = {
+  "github.com": "GitHub",
+  "gitlab.com": "GitLab",
+  "bitbucket.org": "Bitbucket",
+  "codeberg.org": "Codeberg",
+  "git.sr.ht": "SourceHut",
+};
+
+const TOPIC_LANGUAGES: Record<string, string> = {
+  typescript: "TypeScript", javascript: "JavaScript", python: "Python", rust: "Rust", go: "Go",
+  golang: "Go", ruby: "Ruby", php: "PHP", java: "Java", kotlin: "Kotlin", swift: "Swift",
+  cpp: "C++", csharp: "C#", elixir: "Elixir", haskell: "Haskell", scala: "Scala", dart: "Dart",
+  lua: "Lua", julia: "Julia", zig: "Zig", clojure: "Clojure",
+};
+
+export function clean(text: string | null | undefined): string {
+  return (text ?? "").replace(/\s+/g, " ").trim();
+}
+
+export function createContext(request: PageRequest): Context {
+  const { product } = request;
+  const description = clean(product.description);
+  const facts = readReadme(request.readme, { description, repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch });
+  let hostname = "";
+  try {
+    hostname = new URL(product.repositoryUrl).hostname.replace(/^www\./, "");
+  } catch {
+    hostname = "";
+  }
+  const repoName = /\/([^/]+?)(?:\.git)?\/?$/.exec(product.repositoryUrl)?.[1] ?? "";
+  const name = readmeCasing(clean(product.name), repoName, facts.title, request.readme) || facts.title || repoName || "This project";
+  const topicLanguage = product.topics.map((topic) => TOPIC_LANGUAGES[topic.toLowerCase()]).find(Boolean) ?? null;
+  const installSection = facts.sections.find((section) => section.role === "install") ?? null;
+  const installCommands = installSection
+    ? facts.install
+        .flatMap((code) => code.split("\n"))
+        .filter(isInstallCommand)
+        .map((line) => line.trim().replace(/^\$\s*/, ""))
+    : [];
+  return {
+    request,
+    facts,
+    name,
+    saas: request.type === "saas",
+    host: HOSTS[hostname] ?? null,
+    repo: product.repositoryUrl.replace(/^[a-z+]+:\/\//i, "").replace(/\/$/, ""),
+    description,
+    summary: facts.tagline,
+    license: facts.license,
+    language: facts.language ?? topicLanguage,
+    installSection,
+    installCommands,
+    download: downloadLink(facts.links),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers
+
+const normalize = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+export { normalize as normal };
+
+/** True when two texts say the same thing (one contains the other, ignoring case and punctuation). */
+export function similar(a: string, b: string): boolean {
+  const x = normalize(a);
+  const y = normalize(b);
+  return Boolean(x && y) && (x.includes(y) || y.includes(x));
+}
+
+export const capitalize = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
+
+/** Ends a README text with a full stop unless it already ends a sentence (or a list). */
+export function sentence(text: string): string {
+  const s = text.trim().replace(/[:;,]$/, "");
+  if (/\n\s*-\s/.test(s) || /^-\s/.test(s)) return s;
+  return /[.!?…。！？)"”`]$/.test(s) ? s : `${s}.`;
+}
+
+/** Paragraphs of a README section's text that are prose (not list lines). */
+export function paragraphs(text: string): string[] {
+  return text
+    .split("\n\n")
+    .map((part) => part.trim())
+    .filter((part) => part && !/^\s*-\s/.test(part));
+}
+
+/** A README section's text, whole or cut to whole paragraphs/sentences that fit; "" when none fits. */
+export function sectionBody(section: ReadmeSection, max: number): string {
+  return wholeText(section.text, max) ?? wholeText(paragraphs(section.text)[0] ?? "", max) ?? "";
+}
+
+/** The first sentence of a README text. */
+export const firstOf = (text: string) => sentences(text)[0] ?? "";
+
+/** A command or file name as inline code, for fields the pages render with `code` spans. */
+export const code = (text: string) => (text.includes("`") ? text : `\`${text}\``);
+
+/** What can be said of a project with neither a README nor a description: true of the site itself. */
+export function fallbackSummary(context: Context): string {
+  return context.saas ? `${context.name} runs in your browser: open the app on this site.` : `${context.name} is a project ${context.host ? `on ${context.host}` : "in its repository"}.`;
+}

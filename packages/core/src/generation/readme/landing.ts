@@ -1,0 +1,179 @@
+import type { LandingContent } from "../page-content.js";
+import { clipCode, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeSection } from "../readme-reader.js";
+import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
+import { features, shortFeatures } from "./features.js";
+import { wholeText } from "./whole-text.js";
+
+type Section = LandingContent["sections"][number];
+
+/** Labels the README author writes itself: buttons that name where they lead. Nothing else is its own. */
+export function ctaLabels(context: Context): { hero: string; closing: string } {
+  if (context.saas) return { hero: "Open the app", closing: "Start now" };
+  return context.host ? { hero: `View on ${context.host}`, closing: `Get started on ${context.host}` } : { hero: "View the source", closing: "Get the source" };
+}
+
+/** README sections with something to show: prose, a table or a picture (not install, usage, legal, meta or questions). */
+export function contentSections(context: Context, page: "landing" | "about"): ReadmeSection[] {
+  const roles = page === "landing" ? ["overview", "other", "features", "requirements"] : ["overview", "other", "features", "requirements", "contributing"];
+  const pictured = new Set(screenshots(context).map((image) => image.heading));
+  return context.facts.sections.filter(
+    (section) =>
+      (roles.includes(section.role) || section.tables.length > 0) &&
+      !["install", "usage", "faq", "toc"].includes(section.role) &&
+      !/\?$/.test(section.heading) &&
+      (section.text.length >= 30 || section.tables.length > 0 || pictured.has(section.heading)),
+  );
+}
+
+/** The README's screenshots (not logos), in order. */
+export function screenshots(context: Context): ReadmeImage[] {
+  return context.facts.images.filter((image) => !image.logo);
+}
+
+/** The picture shown with a section: the first screenshot under its heading, unless used already. */
+export function sectionImage(context: Context, heading: string, used: Set<string>): { src: string; alt: string } | undefined {
+  const image = screenshots(context).find((candidate) => candidate.heading === heading && !used.has(candidate.src));
+  if (!image) return undefined;
+  used.add(image.src);
+  return { src: image.src, alt: image.alt };
+}
+
+/** The promise: the README's first sentence, "X is a …" read as "A …", shortened only to a complete clause. */
+function heroTitle(context: Context): string | null {
+  const source = context.summary ?? context.description;
+  if (!source) return null;
+  let s = stripLeadingEmoji(stripCode(firstOf(source))).replace(/[.!。]+$/, "");
+  const names = [context.name, context.facts.title, context.request.product.name]
+    .filter((name): name is string => Boolean(name))
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|");
+  const original = s;
+  s = s.replace(new RegExp(`^(?:${names})\\s*(?:[—–:-]|\\s-)\\s+`, "i"), "");
+  const rewrite = new RegExp(
+    `^(?:${names}|this (?:project|library|tool|package|app|application|repo|repository|module|plugin|extension)|it)\\s+(?:is|provides|offers)\\s+(.{8,})$`,
+    "i",
+  ).exec(s);
+  if (rewrite) s = rewrite[1]!;
+  // Only a rewritten sentence is capitalised: "pyfetcher downloads …" keeps its lowercase name.
+  s = s === original ? s.trim() : capitalize(s.trim());
+  return wholeText(s, 90, { clauses: true });
+}
+
+/** The install block: the README's install section, with its own prose and code; null when it has none. */
+function installBlock(context: Context, used: Set<string>): Section | null {
+  const section = context.installSection;
+  if (!section || context.saas) return null;
+  const prose = paragraphs(context.facts.installText).find((part) => /[.!:]$/.test(part)) ?? "";
+  const body = wholeText(prose, 1200) ?? "";
+  const shell = context.facts.install.filter((block) => section.code.includes(block) || context.facts.sections.some((s) => s.role === "install" && s.code.includes(block)));
+  const codeText = clipCode(shell.slice(0, 3).join("\n\n"), 2000);
+  const table = section.tables[0];
+  if (!body && !codeText && !table) {
+    const text = sectionBody(section, 1200);
+    return text ? { title: wholeText(section.heading, 80, { clauses: true }) ?? "Install", body: text } : null;
+  }
+  const image = sectionImage(context, section.heading, used);
+  return {
+    title: wholeText(section.heading, 80, { clauses: true }) ?? "Install",
+    body,
+    ...(codeText ? { code: codeText } : {}),
+    ...(table ? { table } : {}),
+    ...(image ? { image } : {}),
+  };
+}
+
+function usageBlock(context: Context): Section | null {
+  const { facts } = context;
+  if (context.saas || !facts.usage.length) return null;
+  const heading = facts.sections.find((section) => section.role === "usage")?.heading;
+  if (!heading) return null;
+  const prose = wholeText(paragraphs(facts.usageText)[0] ?? "", 1200) ?? "";
+  return { title: wholeText(heading, 80, { clauses: true }) ?? "Usage", body: prose, code: clipCode(facts.usage[0]!, 2000) };
+}
+
+export function landingPage(context: Context): LandingContent {
+  const { name, facts } = context;
+  const ctas = ctaLabels(context);
+  const prose = contentSections(context, "landing");
+  const shots = screenshots(context);
+  const used = new Set<string>();
+  const heroImage = shots[0];
+  if (heroImage) used.add(heroImage.src);
+
+  // Title and subtitle: the README's opening, never said twice; with one sentence only, the name leads.
+  let title = heroTitle(context);
+  const summary = context.summary ?? "";
+  const rest = summary && firstOf(summary) !== summary ? summary.slice(firstOf(summary).length).trim() : "";
+  const candidates = [
+    rest,
+    context.description && !(summary && similar(context.description, summary)) ? context.description : "",
+    facts.intro[1] ?? "",
+    paragraphs(prose[0]?.text ?? "")[0] ?? "",
+    summary && title && !similar(title, summary) ? summary : "",
+  ];
+  let subtitle = candidates.map((text) => wholeText(text, 280)).find((text) => text && (!title || !similar(text, title))) ?? null;
+  if (!subtitle || !title) {
+    subtitle = wholeText(summary, 280) ?? wholeText(context.description, 280) ?? fallbackSummary(context);
+    title = name.slice(0, 90);
+  }
+
+  const sections: Section[] = [];
+  const install = installBlock(context, used);
+  if (install) sections.push(install);
+  const usage = usageBlock(context);
+  if (usage) sections.push(usage);
+  const short = shortFeatures(context);
+  const featureHeading = facts.sections.find((section) => section.role === "features")?.heading;
+  if (short.length >= 2 && featureHeading) {
+    sections.push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
+  }
+  // Sections with tables first: the README's numbers belong on the page.
+  const ordered = [...prose.filter((section) => section.tables.length), ...prose.filter((section) => !section.tables.length)];
+  const limit = context.saas ? 4 : 6;
+  const chosen = new Set<ReadmeSection>();
+  for (const section of ordered) {
+    if (sections.length + chosen.size >= limit) break;
+    if (section.role === "features" && facts.features.length) continue;
+    chosen.add(section);
+  }
+  for (const section of prose.filter((candidate) => chosen.has(candidate))) {
+    const table = section.tables[0];
+    const image = sectionImage(context, section.heading, used);
+    const body = sectionBody(section, 1200);
+    const heading = wholeText(section.heading, 80, { clauses: true });
+    if (!heading || (!body && !table && !image)) continue;
+    sections.push({ title: heading, body, ...(table ? { table } : {}), ...(image ? { image } : {}) });
+  }
+
+  const first = sections[0];
+  const secondaryLabel = !first ? "See the features" : first === install && first.code ? "How to install" : first.code ? "See an example" : "Learn more";
+
+  // The closing band says only what the README says: its install note, else its opening.
+  const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
+  const closingBody =
+    [installNote && install ? installNote : "", summary !== subtitle ? summary : "", context.description !== subtitle ? context.description : "", summary, subtitle]
+      .map((text) => wholeText(text ?? "", 300))
+      .find((text): text is string => Boolean(text)) ?? fallbackSummary(context);
+  const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
+  const cta = context.download ?? { label: ctas.closing };
+
+  const metaTitle = title !== name && `${name} — ${title}`.length <= 70 && !similar(title, name) ? `${name} — ${title}` : name.slice(0, 70);
+  return {
+    kind: "template",
+    meta: {
+      title: metaTitle,
+      description: wholeText(stripCode(summary || context.description), 200, { clauses: true }) ?? wholeText(fallbackSummary(context), 200) ?? name.slice(0, 70),
+    },
+    hero: {
+      title,
+      subtitle: sentence(subtitle),
+      primary_cta: context.download ?? { label: ctas.hero },
+      secondary_cta: { label: secondaryLabel },
+      ...(heroImage ? { image: { src: heroImage.src, alt: heroImage.alt } } : {}),
+    },
+    features: features(context, prose),
+    sections: sections.slice(0, 6),
+    closing: { title: wholeText(closingTitle, 90, { clauses: true }) ?? name.slice(0, 90), body: sentence(closingBody), cta },
+  };
+}
+

@@ -1,0 +1,181 @@
+import { README_CORPUS, type ReadmeFixture } from "@reposite/test-support";
+import { describe, expect, it } from "vitest";
+import { PAGE_SCHEMAS, type PageRequest } from "../../src/generation/page-author.js";
+import type { AboutContent, FaqContent, LandingContent, PageContent } from "../../src/generation/page-content.js";
+import { buildReadmePage, createReadmeAuthor, siteSentences } from "../../src/generation/readme-author.js";
+import { balanced, endsDangling, echoes, sentences } from "../../src/generation/readme/whole-text.js";
+import type { PageKind, ProjectType } from "../../src/projects/project.js";
+
+/**
+ * Issue 15, "Faithful content": every README of the corpus, turned into every page kind by the
+ * README author, obeys the content rules. The rules are checked on the output, so they hold for
+ * whatever the author does inside.
+ */
+
+const KINDS: PageKind[] = ["template", "about", "faq", "auth"];
+const TYPES: ProjectType[] = ["website", "saas"];
+
+/** Button labels: the only words besides the page frame (`siteSentences`) the author writes itself. */
+const LABELS = [
+  "View on GitHub", "View on GitLab", "Get started on GitHub", "Get started on GitLab", "View the source", "Get the source",
+  "Open the app", "Start now", "How to install", "See an example", "Learn more", "See the features", "Download",
+  "Install", "Usage", "Features", "Sign in", "Create account",
+];
+
+function request(fixture: ReadmeFixture, kind: PageKind, type: ProjectType): PageRequest {
+  return { kind, type, product: fixture.product, readme: fixture.readme, instructions: null, pages: ["template", "about", "faq", "auth"], community: false };
+}
+
+const normal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+/** The README as words: link targets, pictures, tags and markdown marks gone. */
+function readmeWords(fixture: ReadmeFixture): string {
+  const text = fixture.readme
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\]\([^)]*\)/g, "]")
+    .replace(/<[^>]+>/g, " ");
+  return ` ${normal(`${text}\n${fixture.product.description}`)} `;
+}
+
+interface Text {
+  path: string;
+  value: string;
+}
+
+/** Every text of a page with its path; code, addresses and tables apart. */
+function texts(value: unknown, path = ""): Text[] {
+  if (typeof value === "string") return [{ path, value }];
+  if (Array.isArray(value)) return value.flatMap((item, index) => texts(item, `${path}[${index}]`));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) => (["code", "src", "href", "table", "kind", "facts"].includes(key) ? [] : texts(item, path ? `${path}.${key}` : key)));
+  }
+  return [];
+}
+
+function pages(fixture: ReadmeFixture, type: ProjectType): Partial<Record<PageKind, PageContent>> {
+  const out: Partial<Record<PageKind, PageContent>> = {};
+  for (const kind of KINDS) {
+    if (kind === "faq" && fixture.expect.questions === 0) continue;
+    out[kind] = buildReadmePage(request(fixture, kind, type));
+  }
+  return out;
+}
+
+const isTitle = (path: string) => /(?:^|\.)(?:title|label|question|heading)$/.test(path);
+
+it("the corpus holds at least ten READMEs of the shapes the issue names", () => {
+  expect(README_CORPUS.length).toBeGreaterThanOrEqual(10);
+  const shapes = README_CORPUS.map((fixture) => fixture.shape).join("\n");
+  for (const shape of ["library", "web framework", "CLI tool", "desktop app", "self-hosted service", "benchmarks", "image-format converter", "minimal"]) {
+    expect(shapes).toContain(shape);
+  }
+  const all = README_CORPUS.map((fixture) => fixture.readme).join("\n");
+  for (const feature of ['<p align="center">', "img.shields.io", "<details>", "| ", "\n1. ", "\n   - "]) expect(all).toContain(feature);
+});
+
+describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("README %s", (_id, fixture) => {
+  describe.each(TYPES)("%s site", (type) => {
+    const built = pages(fixture, type);
+    const all = Object.entries(built) as [PageKind, PageContent][];
+
+    it("every page passes its schema", () => {
+      for (const [kind, content] of all) {
+        const parsed = PAGE_SCHEMAS[kind].safeParse(content);
+        expect(parsed.success, `${kind}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      }
+    });
+
+    it("cuts nothing mid-phrase: brackets and quotes balance, no title ends in a dangling word, no ellipsis", () => {
+      for (const [kind, content] of all) {
+        for (const { path, value } of texts(content)) {
+          expect(balanced(value), `${kind} ${path}: ${value}`).toBe(true);
+          expect(value, `${kind} ${path}`).not.toMatch(/…$/);
+          if (isTitle(path)) expect(endsDangling(value), `${kind} ${path}: ${value}`).toBe(false);
+        }
+      }
+    });
+
+    it("no card or section only repeats its title", () => {
+      const landing = built.template as LandingContent;
+      for (const card of [...landing.features, ...landing.sections]) expect(echoes(card.title, card.body), JSON.stringify(card)).toBe(false);
+      const about = built.about as AboutContent;
+      for (const section of about.sections) expect(echoes(section.title, section.body), JSON.stringify(section)).toBe(false);
+    });
+
+    it("invents no sentence: each is the README's (or the repository description's), a label, or the page frame's", () => {
+      const words = readmeWords(fixture);
+      const allowed = new Set([...LABELS, ...siteSentences(fixture.expect.name)].map(normal));
+      for (const [kind, content] of all) {
+        for (const { path, value } of texts(content)) {
+          const parts = path === "meta.title" ? value.split(" — ") : sentences(value.replace(/^\s*-\s+/gm, "").replace(/\n+/g, " "));
+          for (const part of parts) {
+            const words_ = normal(part);
+            if (!words_ || allowed.has(words_) || normal(fixture.expect.name) === words_) continue;
+            expect(words.includes(` ${words_} `), `${kind} ${path}: "${part}" is not in the README`).toBe(true);
+          }
+        }
+      }
+    });
+
+    it("keeps the README's tables and numbers", () => {
+      const tables = [built.template, built.about].flatMap((page) => (page as LandingContent | AboutContent).sections.flatMap((section) => (section.table ? [section.table] : [])));
+      const unique = new Set(tables.map((table) => JSON.stringify(table)));
+      expect(unique.size).toBeGreaterThanOrEqual(fixture.expect.tables);
+      const tableText = JSON.stringify(tables);
+      // Every number in the README's tables is in a table on the site.
+      const tableLines = fixture.readme.split("\n").filter((line) => /^\|.*\|$/.test(line.trim()) && !/^\|[\s:|-]+\|$/.test(line.trim()));
+      for (const number of tableLines.join(" ").match(/\d[\d,.]*/g) ?? []) expect(tableText, number).toContain(number);
+      const siteText = JSON.stringify([built.template, built.about, built.faq]);
+      for (const number of fixture.expect.numbers) expect(siteText, number).toContain(number);
+    });
+
+    it("writes the product name as the README does", () => {
+      const about = buildReadmePage(request(fixture, "about", type)) as AboutContent;
+      expect(about.title).toBe(`About ${fixture.expect.name}`);
+    });
+
+    it("shows an install block only with the README's own command", () => {
+      const landing = built.template as LandingContent;
+      const code = landing.sections.map((section) => section.code ?? "").join("\n");
+      const text = JSON.stringify(all.map(([, content]) => content));
+      if (type === "saas") {
+        expect(code).not.toMatch(/install/);
+        return;
+      }
+      if (fixture.expect.installCommand) expect(code).toContain(fixture.expect.installCommand);
+      else {
+        for (const made of ["npm install", "pip install", "cargo install", "brew install"]) expect(text).not.toContain(made);
+      }
+    });
+
+    it("asks only the README's questions, and makes no FAQ page without one", () => {
+      const author = createReadmeAuthor();
+      const refusal = author.declines?.(request(fixture, "faq", type)) ?? null;
+      if (fixture.expect.questions === 0) {
+        expect(refusal).toMatch(/asks no question/);
+        expect(() => buildReadmePage(request(fixture, "faq", type))).toThrow(expect.objectContaining({ status: 422, code: "no_questions" }));
+        return;
+      }
+      expect(refusal).toBeNull();
+      const faq = built.faq as FaqContent;
+      expect(faq.items).toHaveLength(fixture.expect.questions);
+      for (const item of faq.items) expect(item.question).toMatch(/\?$/);
+    });
+
+    it("uses the README's pictures (with alt, no badges) and its Download link", () => {
+      const landing = built.template as LandingContent;
+      const images = [landing.hero.image, ...landing.sections.map((section) => section.image), ...(built.about as AboutContent).sections.map((section) => section.image)].filter(
+        (image): image is { src: string; alt: string } => Boolean(image),
+      );
+      for (const image of images) {
+        expect(image.src).toMatch(/^https:\/\//);
+        expect(image.alt.length).toBeGreaterThan(0);
+        expect(image.src).not.toMatch(/shields\.io|badge|\/workflows\//);
+        expect(image.src).not.toMatch(/logo|icon/);
+      }
+      expect(landing.hero.image?.src ?? null).toBe(fixture.expect.heroImage);
+      expect(landing.hero.primary_cta.href ?? null).toBe(fixture.expect.download);
+      if (fixture.expect.download) expect(landing.hero.primary_cta.label).toMatch(/download/i);
+    });
+  });
+});
