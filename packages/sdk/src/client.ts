@@ -44,6 +44,12 @@ export interface ClientOptions {
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /**
+   * Receives one line per attempt (`GET /app/sites -> 200 (12 ms)`), per failure and per retry,
+   * for a `--verbose` flag or a debug log. Lines name the method, path and status only: never
+   * headers, bodies, or the token. Default: nothing is logged.
+   */
+  log?: (line: string) => void;
+  /**
    * Waits between attempts. Tests pass one that records the delay and returns at once.
    * @internal
    */
@@ -122,6 +128,7 @@ export class RepositeClient {
   readonly #headers: Record<string, string>;
   readonly #fetch: $Fetch;
   readonly #sleep: (ms: number) => Promise<void>;
+  readonly #log: (line: string) => void;
   /** Where requests go, without path or credentials: safe in error messages. */
   readonly #origin: string;
 
@@ -133,6 +140,7 @@ export class RepositeClient {
     this.#token = checkToken(options.token);
     this.#headers = { ...options.headers };
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#log = options.log ?? (() => {});
     // Retries, errors and timeouts are handled here (ofetch's own differ: it retries a 409 and any 500).
     this.#fetch = ofetch.create(
       { baseURL: this.baseURL, retry: false, ignoreResponseError: true },
@@ -183,24 +191,32 @@ export class RepositeClient {
     for (let attempt = 0; ; attempt++) {
       const canRetry = attempt < maxRetries;
       let response: FetchResponse<unknown>;
+      const request = `${options.method} ${options.path}`;
+      const startedAt = Date.now();
       try {
         response = await this.#attempt(options);
       } catch (error) {
+        this.#log(`${request} failed: ${(error as Error).message}`);
         if (!canRetry || !APIConnectionError.isInstance(error) || !isRetryableFailure(options.method, error.cause)) throw error;
-        await this.#wait(retryDelay(attempt, null)!, options.signal);
+        const delay = retryDelay(attempt, null)!;
+        this.#log(`${request}: retrying in ${delay} ms`);
+        await this.#wait(delay, options.signal);
         continue;
       }
+      this.#log(`${request} -> ${response.status} (${Date.now() - startedAt} ms)`);
       if (response.ok) return response._data as T;
 
       if (canRetry && isRetryableStatus(options.method, response.status)) {
         const delay = retryDelay(attempt, response.headers.get("retry-after"));
         if (delay !== null) {
+          this.#log(`${request}: retrying in ${delay} ms`);
           await response.body?.cancel().catch(() => {});
           await this.#wait(delay, options.signal);
           continue;
         }
       }
-      throw errorFromResponse(response.status, response.statusText, await errorData(response, options), response.headers);
+      const data = withoutToken(await errorData(response, options), this.#token);
+      throw errorFromResponse(response.status, response.statusText, data, response.headers);
     }
   }
 
@@ -288,6 +304,17 @@ function checkToken(token: string | undefined): string | undefined {
     throw new RepositeSDKError("The token has characters that cannot be sent in a header; check how it was copied.");
   }
   return trimmed;
+}
+
+/**
+ * The error body with the token cut out wherever it appears: a proxy or a server that echoes the
+ * request (headers included) in its error page must not put the token in an error message.
+ */
+function withoutToken(data: unknown, token: string | undefined): unknown {
+  if (!token) return data;
+  if (typeof data === "string") return data.split(token).join("[token]");
+  const text = JSON.stringify(data);
+  return text?.includes(token) ? JSON.parse(text.split(token).join("[token]")) : data;
 }
 
 /** The body of an error answer: parsed JSON when it is JSON, its text otherwise. */

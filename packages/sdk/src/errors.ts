@@ -1,3 +1,4 @@
+import type { ErrorCode } from "./error-codes.js";
 import type { ApiErrorBody } from "./types.js";
 
 /*
@@ -41,8 +42,11 @@ export class RepositeAPIError extends RepositeSDKError {
   override name = "RepositeAPIError";
   /** The HTTP status. */
   readonly status: number;
-  /** The body's machine-readable `code`, when it has one (for example `invalid_repo_url`). */
-  readonly code: string | undefined;
+  /**
+   * The body's machine-readable `code`, when it has one (for example `payment_required`): tells
+   * apart errors of one status. Known codes are listed in `ApiErrorCode`.
+   */
+  readonly code: ErrorCode | undefined;
   /** The error body; undefined when the answer was not a JSON object (a proxy's HTML page, say). */
   readonly body: ApiErrorBody | undefined;
   /** The response headers (`retry-after` and the like). */
@@ -133,10 +137,20 @@ export class UnprocessableEntityError extends RepositeAPIError {
   }
 }
 
-/** 429: a limit was reached; try later. */
+/** 429: a limit was reached (`rate_limited`, `generation_limit`, `build_limit`); try later. */
 export class RateLimitError extends RepositeAPIError {
   private readonly [RATE_LIMIT] = true;
   override name = "RateLimitError";
+  /**
+   * Seconds to wait before trying again, from the `Retry-After` header (seconds or a date) or the
+   * body's `retry_after`; undefined when the server did not say.
+   */
+  readonly retryAfter: number | undefined;
+
+  constructor(...args: ConstructorParameters<typeof RepositeAPIError>) {
+    super(...args);
+    this.retryAfter = secondsToWait(this.headers.get("retry-after")) ?? secondsToWait(this.body?.retry_after);
+  }
   static override isInstance(value: unknown): value is RateLimitError {
     return hasMarker(value, RATE_LIMIT);
   }
@@ -202,6 +216,15 @@ export function errorFromResponse(status: number, statusText: string, data: unkn
   const message = body ? body.error : describe(status, statusText, data);
   const ErrorClass = status >= 500 ? InternalServerError : (ERROR_BY_STATUS[status] ?? RepositeAPIError);
   return new ErrorClass(status, message, body, headers);
+}
+
+function secondsToWait(value: unknown): number | undefined {
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : undefined;
+  const text = typeof value === "string" ? value.trim() : "";
+  if (!text) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 function isErrorBody(data: unknown): data is ApiErrorBody {

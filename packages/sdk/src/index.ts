@@ -14,7 +14,7 @@ export { Designs } from "./resources/designs.js";
 export { Agent, type AgentLogin } from "./resources/agent.js";
 export { Tokens } from "./resources/tokens.js";
 export { Versions } from "./resources/versions.js";
-export { Jobs, type JobStreamOptions } from "./resources/jobs.js";
+export { Jobs, type JobStreamOptions, type JobChainOptions } from "./resources/jobs.js";
 export { Publishing } from "./resources/publishing.js";
 export { Domain } from "./resources/domain.js";
 export { Deployment, DeploymentEnv, DeploymentRuns } from "./resources/deployment.js";
@@ -41,3 +41,4 @@ export {
   APIUserAbortError,
 } from "./errors.js";
 export type * from "./types.js";
+export type { ApiErrorCode, ErrorCode } from "./error-codes.js";

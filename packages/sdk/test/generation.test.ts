@@ -57,3 +57,30 @@ it("generates a site, follows each page's job to the end, and manages the page v
     (error) => error instanceof UnprocessableEntityError && error.code === "instructions_too_long",
   );
 });
+
+it("jobs.followChain follows every page's job through next_job_id, with each event and its job", async () => {
+  const site = await client.sites.create({ repohost_url: "https://github.com/acme/notebook" });
+  const started = await client.sites.generate(site.id, { mode: "website", pages: ["about", "faq"] });
+  const events: { type: string; jobId: string }[] = [];
+  const jobs = await client.jobs.followChain(started.job_id, { onEvent: (event, jobId) => events.push({ type: event.type, jobId }) });
+
+  expect(jobs.map((job) => [job.kind, job.status])).toEqual([
+    ["template", "done"],
+    ["about", "done"],
+    ["faq", "done"],
+  ]);
+  expect(jobs[0]!.job_id).toBe(started.job_id);
+  expect(jobs[1]!.job_id).toBe(jobs[0]!.next_job_id);
+  expect(jobs[2]!.job_id).toBe(jobs[1]!.next_job_id);
+  expect(jobs[2]!.next_job_id).toBeNull();
+  // Each job's stream was read from meta to done, in order.
+  for (const job of jobs) {
+    const own = events.filter((event) => event.jobId === job.job_id).map((event) => event.type);
+    expect(own[0]).toBe("meta");
+    expect(own.at(-1)).toBe("done");
+    expect(own).toContain("delta");
+  }
+  // One job after another: the events never go back to an earlier job.
+  const order = events.map((event) => jobs.findIndex((job) => job.job_id === event.jobId));
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+});

@@ -30,6 +30,12 @@ export interface JobStreamOptions extends Pick<RequestOptions, "headers" | "sign
   idleTimeout?: number;
 }
 
+/** Options of `jobs.followChain()`. */
+export interface JobChainOptions extends Omit<JobStreamOptions, "from"> {
+  /** Every event of every job in the chain, with the id of the job it belongs to. */
+  onEvent?: (event: JobStreamEvent, jobId: string) => void;
+}
+
 /**
  * Jobs: page generation and deploys. Follow one with `stream()` (server-sent events that survive
  * dropped connections) or `wait()`; when a generation job ends `done` with `next_job_id`, follow
@@ -78,6 +84,37 @@ export class Jobs extends APIResource {
     }
     // Unreachable: the stream only ends after done or error.
     throw new RepositeSDKError("The job stream ended without the job's end.");
+  }
+
+  /**
+   * Follows a generation from its first job to its last: each job's stream to its end, then, when
+   * it ended `done` with `next_job_id`, that job (pages are written one after another). Answers
+   * every job as it ended, in order; the chain stops at the first that did not end `done`, so
+   * check the last one's `status`.
+   *
+   * @example
+   * const { job_id } = await client.sites.generate(siteId, { mode: "saas", pages: ["about", "faq"] });
+   * const jobs = await client.jobs.followChain(job_id, { onEvent: (event, id) => event.type === "done" && console.log(id, "done") });
+   * if (jobs.at(-1)!.status !== "done") throw new Error(jobs.at(-1)!.error ?? "generation failed");
+   */
+  async followChain(jobId: string, options: JobChainOptions = {}): Promise<Job[]> {
+    const { onEvent, ...streamOptions } = options;
+    const ended: Job[] = [];
+    const seen = new Set<string>();
+    for (let next: string | null = jobId; next; ) {
+      // A chain that came back to a job already followed would never end.
+      if (seen.has(next)) throw new RepositeSDKError(`The job chain came back to ${next}.`);
+      seen.add(next);
+      const current: string = next;
+      let job: Job | undefined;
+      for await (const event of this.stream(current, streamOptions)) {
+        onEvent?.(event, current);
+        if (event.type === "done" || event.type === "error") job = event.job;
+      }
+      ended.push(job!);
+      next = job!.status === "done" ? (job!.next_job_id ?? null) : null;
+    }
+    return ended;
   }
 
   async *#follow(jobId: string, options: JobStreamOptions): AsyncGenerator<JobStreamEvent, void, undefined> {
