@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { connectionFromEnv, type Connection } from "./settings.js";
 import { registerGenerationTools } from "./tools/generation.js";
+import { registerHostingTools } from "./tools/hosting.js";
 import { registerProjectTools } from "./tools/projects.js";
 import { registerPublishingTools } from "./tools/publishing.js";
 import { registerStatusTools } from "./tools/status.js";
@@ -11,7 +12,8 @@ export const SERVER_VERSION = "0.1.0";
 
 const INSTRUCTIONS =
   "Reposite turns a code repository into a product website and a running hosted app. " +
-  "Usual order: create_project (repository link) -> generate_site (a plan: mode and pages) -> publish_site. " +
+  "Usual order: create_project (repository link) -> generate_site (a plan: mode and pages) -> publish_site; " +
+  "for the running app: set_env and deploy_app, then get_status, read_logs and read_diagnosis. " +
   "Every tool takes the project's site_id. Errors carry the API's `code` in structuredContent.error.";
 
 /** The MCP server with every Reposite tool, not yet connected to a transport. */
@@ -20,6 +22,7 @@ export function createMcpServer(connection: Connection = connectionFromEnv()): M
   registerProjectTools(server, connection);
   registerGenerationTools(server, connection);
   registerPublishingTools(server, connection);
+  registerHostingTools(server, connection);
   registerStatusTools(server, connection);
   return server;
 }

@@ -25,7 +25,15 @@ export function registerStatusTools(server: McpServer, connection: Connection): 
         design: project.design,
         visits: project.visits,
       };
-      const app = project.deployment;
+      // The full read only when there is an app: it has the last run and its diagnosis.
+      const deployment = project.deployment ? await client.deployment.get(site_id, { signal }) : null;
+      const app = deployment && {
+        status: deployment.status,
+        url: deployment.url,
+        last_run: deployment.last_run,
+        env_keys: deployment.env_keys,
+        stopped_reason: deployment.stopped_reason,
+      };
       const summary = `${project.name}: site ${project.url ?? "has no address yet"}; app ${app ? `${app.status} at ${app.url}` : "not set up"}.`;
       return success(summary, { site, app });
     },
