@@ -5,8 +5,8 @@
 export const BASE_CSS = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%;scroll-padding-top:1rem}
-body{margin:0;min-height:100vh;background:var(--bg);color:var(--text);font-family:var(--font-body);font-size:1.0625rem;line-height:1.65;overflow-wrap:anywhere;-webkit-font-smoothing:antialiased}
-h1,h2,h3{font-family:var(--font-head);font-weight:var(--head-weight);text-transform:var(--head-case);letter-spacing:var(--head-track);line-height:1.15;margin:0 0 .55em;text-wrap:balance;overflow-wrap:anywhere;hyphens:auto}
+body{margin:0;min-height:100vh;background:var(--bg);color:var(--text);font-family:var(--font-body);font-size:1.0625rem;line-height:1.65;overflow-wrap:break-word;-webkit-font-smoothing:antialiased}
+h1,h2,h3{font-family:var(--font-head);font-weight:var(--head-weight);text-transform:var(--head-case);letter-spacing:var(--head-track);line-height:1.15;margin:0 0 .55em;text-wrap:balance}
 h1{font-size:var(--h1)}h2{font-size:var(--h2)}h3{font-size:var(--h3);line-height:1.3}
 p{margin:0 0 1em}
 main{display:block;min-height:55vh}
@@ -33,10 +33,19 @@ svg{flex:none}
 .btn-alt:hover{border-color:var(--text)}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 code,pre,kbd{font-family:var(--font-mono)}
-:not(pre)>code{font-size:.88em;padding:.1em .35em;border-radius:4px;background:var(--surface);border:1px solid var(--border)}
+:not(pre)>code{overflow-wrap:anywhere;font-size:.88em;padding:.1em .35em;border-radius:4px;background:var(--surface);border:1px solid var(--border)}
 pre{margin:0 0 1.25em;padding:1rem 1.15rem;overflow-x:auto;background:var(--surface);color:var(--text);border:1px solid var(--border);border-radius:var(--radius-box);font-size:.875rem;line-height:1.6;tab-size:2}
 pre code{font-size:inherit}
 .ico{width:1.5rem;height:1.5rem;stroke:currentColor;fill:none;stroke-width:1.75;stroke-linecap:round;stroke-linejoin:round}
+.table-wrap{max-width:100%;overflow-x:auto;margin:0 0 1.25em;border:1px solid var(--border);border-radius:var(--radius-box);background:var(--bg)}
+.table-wrap table{border-collapse:collapse;min-width:100%;font-size:.95rem;line-height:1.45;text-align:left;color:var(--text)}
+.table-wrap th,.table-wrap td{padding:.55rem .85rem;border-bottom:1px solid var(--border);vertical-align:top;overflow-wrap:normal}
+.table-wrap th{background:var(--surface);font-weight:700}
+.table-wrap tbody tr:last-child td{border-bottom:0}
+figure{margin:0 0 1.25em}
+figure img{display:block;border:1px solid var(--border);border-radius:var(--radius-box)}
+.hero-shot{margin-block:calc(var(--space)*1.5)}
+.hero-shot img{margin-inline:auto}
 .muted{color:var(--muted)}
 .lead{font-size:1.2rem;color:var(--muted);max-width:42rem}
 .qa{border-bottom:1px solid var(--border)}

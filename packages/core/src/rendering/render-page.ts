@@ -3,6 +3,7 @@ import type { Design, DesignLayout } from "../designs/design.js";
 import type { PageContent } from "../generation/page-content.js";
 import { BASE_CSS } from "./base-style.js";
 import { html, trustedHtml, type SafeHtml } from "./escape.js";
+import { fitLongWords, longWordCss } from "./long-words.js";
 import { bento } from "./layouts/bento.js";
 import { cards } from "./layouts/cards.js";
 import { centered } from "./layouts/centered.js";
@@ -73,7 +74,8 @@ function layoutOf(design: Design): Layout {
 }
 
 function document(ctx: RenderContext, layout: Layout, meta: { title: string; description?: string }, body: SafeHtml, head?: string): string {
-  const css = themeCss(ctx.design, ctx.theme) + BASE_CSS + layout.css(ctx);
+  const fitted = fitLongWords(body.toString());
+  const css = themeCss(ctx.design, ctx.theme) + BASE_CSS + layout.css(ctx) + longWordCss(fitted.lengths);
   const bodyClass = `page-${ctx.page} design-${ctx.design.id} variant-${ctx.variant}`;
   return html`<!doctype html>
 <html lang="en">
@@ -86,7 +88,7 @@ ${meta.description ? html`<meta name="description" content="${meta.description}"
 ${head ? html`${trustedHtml(head)}\n` : ""}<style>${trustedHtml(css.replace(/<\/style/gi, "<\\/style"))}</style>
 </head>
 <body class="${bodyClass}">
-${body}
+${trustedHtml(fitted.markup)}
 </body>
 </html>
 `.toString();

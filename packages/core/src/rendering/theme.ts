@@ -174,6 +174,8 @@ export function themeCss(design: Design, theme: Theme): string {
     "--head-case": typography.uppercaseHeadings ? "uppercase" : "none",
     "--head-track": typography.uppercaseHeadings ? "0.04em" : typography.headingWeight >= 700 ? "-0.015em" : "normal",
     "--scale": s,
+    // Width of a heading character in em, for fitting long words (long-words.ts): capitals are wider.
+    "--char-head": typography.uppercaseHeadings ? 0.8 : 0.68,
     "--h3": `${round(s * 1.05)}rem`,
     "--h2": `${round(Math.min(2.6, s ** 2 * 1.05))}rem`,
     "--h1": `clamp(2rem, calc(1.2rem + 3vw), ${round(Math.min(3.75, Math.max(2.4, s ** 4)))}rem)`,

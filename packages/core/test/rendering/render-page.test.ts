@@ -145,9 +145,12 @@ describe("renderPage", () => {
     docs.push(["404", renderNotFoundPage(d, site)]);
     for (const [label, doc] of docs) {
       expect(structureProblems(doc), `${d.id} ${label}`).toEqual([]);
-      // Nothing to fetch or follow on another origin, except the repository for website and landing buttons.
+      // Nothing to fetch or follow on another origin, except the repository for website and landing
+      // buttons and the README's own links the content gives its calls to action.
+      const ownLinks = [samplePages.template.closing.cta.href];
+      for (const match of doc.matchAll(/\ssrc="([^"]*)"/g)) expect(match[1], `${d.id} ${label}`).not.toMatch(/^(https?:)?\/\//i);
       for (const address of addresses(doc)) {
-        if (/^(https?:)?\/\//i.test(address)) {
+        if (/^(https?:)?\/\//i.test(address) && !ownLinks.includes(address)) {
           expect(d.type === "saas" ? `${address} (saas)` : address, `${d.id} ${label}`).toBe(REPO);
         }
         expect(address, `${d.id} ${label}`).not.toMatch(/^\s*javascript:/i);
@@ -157,11 +160,21 @@ describe("renderPage", () => {
     }
   });
 
-  it("points primary buttons at the app for saas and at the repository otherwise", () => {
+  it("points primary buttons at the app for saas and at the repository otherwise, and a README's own link where the content has one", () => {
+    const closingHref = samplePages.template.closing.cta.href!;
     for (const d of DESIGNS) {
       const doc = renderPage(d, samplePages.template, siteFor(d));
-      const primary = [...doc.matchAll(/<a\b([^>]*)>(Get started|Start monitoring)<\/a>/g)].map((m) => m[1]!);
-      expect(primary, d.id).toHaveLength(2);
+      // The sample's closing button has the README's own link (a releases page); the hero's has none.
+      const closing = [...doc.matchAll(/<a\b([^>]*)>Start monitoring<\/a>/g)].map((m) => m[1]!);
+      expect(closing, d.id).toEqual([expect.stringContaining(`href="${closingHref}" rel="noopener"`)]);
+      const withLink = renderPage(
+        d,
+        { ...samplePages.template, hero: { ...samplePages.template.hero, primary_cta: { label: "Download", href: "https://lumen.example/download" } } },
+        siteFor(d),
+      );
+      expect(withLink, d.id).toMatch(/<a\b[^>]*href="https:\/\/lumen\.example\/download" rel="noopener"[^>]*>Download<\/a>/);
+      const primary = [...doc.matchAll(/<a\b([^>]*)>Get started<\/a>/g)].map((m) => m[1]!);
+      expect(primary, d.id).toHaveLength(1);
       for (const attrs of primary) {
         if (d.type === "saas") {
           expect(attrs, d.id).toContain('href="/app/"');
@@ -170,7 +183,7 @@ describe("renderPage", () => {
           expect(attrs, d.id).toContain('rel="noopener"');
         }
       }
-      if (d.type === "saas") expect(doc, d.id).not.toContain(REPO);
+      if (d.type === "saas") expect(doc, d.id).not.toContain(`"${REPO}"`);
       // The secondary button stays on the page.
       expect(doc, d.id).toMatch(/<a\b[^>]*href="#how"[^>]*>See how it works<\/a>/);
       expect(renderPage(d, sparsePages.template, siteFor(d)), d.id).not.toContain("See how it works");
@@ -202,7 +215,7 @@ describe("renderPage", () => {
     for (const d of DESIGNS) {
       const named = renderPage(d, samplePages.template, siteFor(d, { name: "Acme Widgets" }));
       expect(named, d.id).toContain("Acme Widgets");
-      expect(named, d.id).not.toContain("<img");
+      expect(named, d.id).not.toContain('alt="Acme Widgets logo"');
       const dataLogo = "data:image/png;base64,iVBORw0KGgo=";
       const withData = renderPage(d, samplePages.about, siteFor(d, { name: "Acme", logoUrl: dataLogo }));
       expect(withData, d.id).toContain(`<img src="${dataLogo}" alt="Acme logo"`);
@@ -210,7 +223,7 @@ describe("renderPage", () => {
       expect(withPath, d.id).toContain('<img src="/logo.svg" alt="Acme logo"');
       for (const remote of ["https://cdn.example.com/logo.png", "//cdn.example.com/logo.png", "javascript:alert(1)", "data:text/html,<b>"]) {
         const doc = renderPage(d, samplePages.template, siteFor(d, { logoUrl: remote }));
-        expect(doc, `${d.id} ${remote}`).not.toContain("<img");
+        expect(doc, `${d.id} ${remote}`).not.toContain('alt="Lumen logo"');
         expect(doc, `${d.id} ${remote}`).not.toContain(remote);
       }
     }
@@ -269,13 +282,56 @@ describe("renderPage", () => {
     for (const d of DESIGNS) {
       for (const content of contents) {
         const doc = renderPage(d, content, siteFor(d, { name: `${hostile}${attr}` }));
-        expect(doc, d.id).not.toMatch(/<script|<img|onmouseover="|onerror=alert\(1\)>/);
+        expect(doc, d.id).not.toMatch(/<script|<img src=x|onmouseover="|onerror=alert\(1\)>/);
         expect(doc, d.id).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
       }
     }
     const doc = renderPage(design("console"), contents[0]!, siteFor(design("console")));
     expect(doc).toContain("<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>");
-    expect(doc).toContain("<pre><code>&lt;script&gt;alert(1)&lt;/script&gt;\n&lt;/code&gt;&lt;/pre&gt;&lt;img src=x onerror=alert(1)&gt;</code></pre>");
+    expect(doc).toContain("<pre tabindex=\"0\"><code>&lt;script&gt;alert(1)&lt;/script&gt;\n&lt;/code&gt;&lt;/pre&gt;&lt;img src=x onerror=alert(1)&gt;</code></pre>");
+  });
+
+  it("renders README tables as tables and pictures only from the site itself", () => {
+    const table = samplePages.template.sections.find((section) => section.table)!.table!;
+    const remote = "https://cdn.example.com/shot.png";
+    const hostileAlt = '"><script>alert(1)</script>';
+    const landing: PageContent = {
+      ...samplePages.template,
+      hero: { ...samplePages.template.hero, image: { src: "/media/hero.png", alt: hostileAlt } },
+      sections: [
+        { title: "Numbers", body: "Measured.", table },
+        { title: "Remote", body: "Not shown.", image: { src: remote, alt: "remote shot" } },
+        { title: "Protocol-relative", body: "Not shown.", image: { src: "//cdn.example.com/x.png", alt: "relative shot" } },
+        { title: "Inline", body: "Shown.", image: { src: "data:image/png;base64,iVBORw0KGgo=", alt: "inline shot" } },
+      ],
+    };
+    for (const d of DESIGNS) {
+      const doc = renderPage(d, landing, siteFor(d));
+      expect(doc, d.id).toContain('<div class="table-wrap" role="region" aria-label="Numbers" tabindex="0"><table><thead><tr><th scope="col">Setup</th>');
+      expect(doc.match(/<th scope="col">/g), d.id).toHaveLength(table.header.length);
+      expect(doc.match(/<tr>/g), d.id).toHaveLength(table.rows.length + 1);
+      expect(doc, d.id).toContain("<td>Lumen 1.4 (<code>--wal</code>)</td>");
+      expect(doc, d.id).toContain(`<img src="/media/hero.png" alt="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"`);
+      expect(doc, d.id).toContain('alt="inline shot"');
+      expect(doc, d.id).not.toContain("remote shot");
+      expect(doc, d.id).not.toContain("relative shot");
+      expect(doc, d.id).not.toContain(remote);
+      const about = renderPage(d, samplePages.about, siteFor(d));
+      expect(about, d.id).toContain('<th scope="col">Platform</th>');
+      expect(about, d.id).toContain('alt="A Lumen status page during an incident"');
+    }
+  });
+
+  it("fits a long word by its font size, never by breaking it, and leaves ordinary text alone", () => {
+    const name = "Hyperconvergedinfrastructuremonitor";
+    for (const d of DESIGNS) {
+      const doc = renderPage(d, samplePages.about, siteFor(d, { name }));
+      expect(doc, d.id).toContain(`<span class="lw lw-35">${name}</span>`);
+      expect(doc, d.id).toContain(".lw-35{--lw:35}");
+      expect(doc, d.id).toContain(`<title>About Lumen</title>`);
+      expect(doc, d.id).not.toMatch(/overflow-wrap:anywhere;[^}]*hyphens|word-break:break-all|hyphens:auto/);
+      expect(renderPage(d, samplePages.about, siteFor(d)), d.id).not.toContain('class="lw');
+    }
   });
 
   it("puts trusted head markup from publishing into <head>", () => {

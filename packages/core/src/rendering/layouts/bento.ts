@@ -14,6 +14,7 @@ import {
   firstCommand,
   footer,
   heroActions,
+  heroShot,
   icon,
   inline,
   monogram,
@@ -21,6 +22,7 @@ import {
   pageHeader,
   pick,
   rich,
+  sectionMedia,
   sectionId,
   sectionsBlock,
   type TextPageContent,
@@ -208,6 +210,7 @@ ${series(ctx.seed, 8)
           : html`<div class="tile-a">${commandTile(content, ctx)}</div><div class="tile-b">${chartTile(ctx)}</div><div class="tile-c">${accentTile}</div>`;
     const main = html`<div class="wrap">
 <section class="grid hero-grid" aria-labelledby="hero-title"><div class="tile tile-main"><h1 id="hero-title">${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</div>${side}</section>
+${heroShot(content, "tile hero-shot")}
 <section id="features" aria-labelledby="features-title"><div class="section-head"><h2 id="features-title">${pick(["Everything in one place", "At a glance", "Built in"], v)}</h2><p>${content.features.length} things ${ctx.site.name} does for you</p></div>
 <div class="grid features">${content.features.map((f, i) => {
       const span = spans[i] ?? 1;
@@ -218,7 +221,7 @@ ${sectionsBlock(
   content,
   "grid stories",
   (s, i) =>
-    html`<section class="tile story${s.code ? " with-code" : ""}" id="${sectionId(i)}"><div><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
+    html`<section class="tile story${s.code ? " with-code" : ""}" id="${sectionId(i)}"><div><h2>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
 <section class="tile closing"><div>${closingText(content)}</div>${closingButton(content, ctx)}</section>
 </div>`;

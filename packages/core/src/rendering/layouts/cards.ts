@@ -11,6 +11,7 @@ import {
   faqDetails,
   featureText,
   heroActions,
+  heroShot,
   icon,
   inline,
   monogram,
@@ -138,6 +139,7 @@ ${FOOTER_ROW_CSS}
     const main = html`<section class="hero"><div class="wrap"><div class="hero-inner"><div><h1>${content.hero.title}</h1>${v === 0 ? "" : html`<p class="lead">${inline(content.hero.subtitle)}</p>`}</div>${
       v === 0 ? html`<p class="lead">${inline(content.hero.subtitle)}</p>` : heroSide
     }${v === 0 ? heroActions(content, ctx) : ""}</div>${v === 0 ? "" : heroActions(content, ctx)}</div></section>
+${heroShot(content)}
 <section class="features wrap" id="features" aria-labelledby="features-title"><div class="features-head"><h2 id="features-title">${pick(["Built for builders", "Why people use it", "What you will learn", "Say hello to"], v)}${
       v === 3 ? html` ${ctx.site.name}` : ""
     }</h2></div>${featureBlock}</section>

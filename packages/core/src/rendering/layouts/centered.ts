@@ -12,6 +12,7 @@ import {
   faqDetails,
   featureText,
   heroActions,
+  heroShot,
   icon,
   inline,
   notFoundBody,
@@ -123,12 +124,13 @@ ${v === 1 ? html`<p class="badge"><b>${ctx.site.name}</b> <span aria-hidden="tru
 <p class="lead">${inline(content.hero.subtitle)}</p>
 ${
   v === 2
-    ? html`<div class="prompt-box"><span class="hint" aria-hidden="true">${content.features[0]!.title}…</span>${primaryButton(ctx, content.hero.primary_cta.label)}</div>${
+    ? html`<div class="prompt-box"><span class="hint" aria-hidden="true">${content.features[0]!.title}…</span>${primaryButton(ctx, content.hero.primary_cta)}</div>${
         content.hero.secondary_cta ? html`<div class="actions after">${secondaryButton(content)}</div>` : ""
       }`
     : heroActions(content, ctx)
 }
 </section></div>
+${heroShot(content)}
 <section class="block wrap" id="features" aria-labelledby="features-title">
 <div class="block-head"><span class="eyebrow">${ctx.site.name}</span><h2 id="features-title">${pick(FEATURE_HEADINGS, v)}</h2></div>
 ${v === 1 ? html`<div class="panel">${features}</div>` : features}

@@ -14,12 +14,14 @@ import {
   featureText,
   footer,
   heroActions,
+  heroShot,
   nav,
   notFoundBody,
   pad,
   pageHeader,
   pick,
   rich,
+  sectionMedia,
   sectionId,
   titleAndLead,
   type TextPageContent,
@@ -139,7 +141,7 @@ ${
 
   landing: (content, ctx) => {
     const main = html`<div class="wrap">
-<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</article>
+<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}${heroShot(content, "hero-shot")}</article>
 <aside class="contents" aria-labelledby="contents-title"><h2 id="contents-title">${pick(["In this issue", "Inside", "On these pages"], ctx.variant)}</h2><ol>${content.features.map(
       (f, i) => html`<li><span class="n" aria-hidden="true">${ctx.variant % 3 === 2 ? String(i + 1) : pad(i + 1)}</span><span>${f.title}</span></li>`,
     )}</ol></aside></section>
@@ -147,7 +149,7 @@ ${
       (f) => html`<div class="feature">${featureText(f)}</div>`,
     )}</div></section>
 ${content.sections.map(
-  (s, i) => html`<section class="story" id="${sectionId(i)}"><h2>${s.title}</h2><div class="text">${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
+  (s, i) => html`<section class="story" id="${sectionId(i)}"><h2>${s.title}</h2><div class="text">${rich(s.body)}${sectionMedia(s)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
 <section class="closing"><div>${closingText(content)}</div>${closingButton(content, ctx)}</section>
 </div>`;

@@ -15,9 +15,11 @@ import {
   notFoundBody,
   pad,
   pageTitle,
+  heroShot,
   primaryButton,
   rich,
-  secondaryHref,
+  sectionMedia,
+  secondaryButton,
   sectionId,
   titleAndLead,
 } from "./shared.js";
@@ -90,17 +92,18 @@ pre{border-radius:0;${v === 0 ? "border:0;border-left:2px solid var(--link)" : "
 
   landing: (content, ctx) => {
     const main = html`${titleAndLead(content.hero.title, content.hero.subtitle)}
-<p class="go">${primaryButton(ctx, content.hero.primary_cta.label, "cta")}${
-      content.hero.secondary_cta ? html`<a href="${secondaryHref(content)}">${content.hero.secondary_cta.label}</a>` : ""
+<p class="go">${primaryButton(ctx, content.hero.primary_cta, "cta")}${
+      secondaryButton(content, "alt")
     }</p>
+${heroShot(content, "hero-shot")}
 <section id="features" aria-labelledby="features-title"><h2 id="features-title"><span class="num" aria-hidden="true">${pad(1)}</span>${
       ctx.variant % 2 === 0 ? "Features" : "What it does"
     }</h2><ul class="flist">${content.features.map((f) => html`<li><h3>${f.title}.</h3> <p>${inline(f.body)}</p></li>`)}</ul></section>
 ${content.sections.map(
   (s, i) =>
-    html`<section id="${sectionId(i)}"><h2><span class="num" aria-hidden="true">${pad(i + 2)}</span>${s.title}</h2>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</section>`,
+    html`<section id="${sectionId(i)}"><h2><span class="num" aria-hidden="true">${pad(i + 2)}</span>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
-<section><h2><span class="num" aria-hidden="true">${pad(content.sections.length + 2)}</span>${content.closing.title}</h2><p>${inline(content.closing.body)}</p><p class="go">${primaryButton(ctx, content.closing.cta.label, "cta")}</p></section>`;
+<section><h2><span class="num" aria-hidden="true">${pad(content.sections.length + 2)}</span>${content.closing.title}</h2><p>${inline(content.closing.body)}</p><p class="go">${primaryButton(ctx, content.closing.cta, "cta")}</p></section>`;
     return frame(ctx, main);
   },
 

@@ -12,11 +12,13 @@ import {
   faqDetails,
   featureText,
   heroActions,
+  heroShot,
   notFoundBody,
   pad,
   pageHeader,
   pick,
   rich,
+  sectionMedia,
   sectionId,
   sectionsBlock,
   titleAndLead,
@@ -111,6 +113,7 @@ ${FOOTER_ROW_CSS}
     const main = html`<section class="hero"><div class="wrap">${
       v === 2 ? html`<div class="hero-block"><span class="sticker" aria-hidden="true">${ctx.site.name}</span>${heroInner}</div>` : heroInner
     }</div></section>
+${heroShot(content)}
 <section id="features" aria-labelledby="features-title"><div class="wrap features-title"><h2 id="features-title">${pick(["The good stuff", "Press start", "What's inside"], v)}</h2></div>
 <div class="blocks">${content.features.map(
       (f, i) => html`<div class="block ${pick(BLOCK_KINDS, i + v)}"><span class="n" aria-hidden="true">${pad(i + 1)}</span><div>${featureText(f)}</div></div>`,
@@ -119,7 +122,7 @@ ${sectionsBlock(
   content,
   "wrap",
   (s, i) =>
-    html`<section class="story" id="${sectionId(i)}"><div><span class="big-n" aria-hidden="true">${pad(i + 1)} /</span><h2>${s.title}</h2></div><div>${rich(s.body)}${s.code ? codeBlock(s.code) : ""}</div></section>`,
+    html`<section class="story" id="${sectionId(i)}"><div><span class="big-n" aria-hidden="true">${pad(i + 1)} /</span><h2>${s.title}</h2></div><div>${rich(s.body)}${sectionMedia(s)}${s.code ? codeBlock(s.code) : ""}</div></section>`,
 )}
 <section class="closing"><div class="wrap">${closingText(content)}${closingButton(content, ctx)}</div></section>`;
     return frame(ctx, main);

@@ -50,6 +50,11 @@ export function nav(ctx: RenderContext, { className = "nav", itemContent = (item
  * `data:` URL (LogoFetcher).
  */
 export function safeLogoSrc(url: string): string | null {
+  return safeImageSrc(url);
+}
+
+/** The same rule for every picture on a page (README screenshots too): a path on the site or a `data:` image, else nothing. */
+export function safeImageSrc(url: string): string | null {
   const value = url.trim();
   if (/^data:image\/(png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(value) && !/\s/.test(value)) return value;
   if (/^\/(?![/\\])[^\s"'<>]*$/.test(value)) return value;
@@ -89,25 +94,46 @@ export function skipLink(): SafeHtml {
   return html`<a class="skip" href="#main">Skip to content</a>`;
 }
 
-/** The primary call to action: the app for `saas`, the repository for `website` and `landing`. */
-export function primaryButton(ctx: RenderContext, label: string, className = "btn"): SafeHtml {
-  const { href, external } = ctx.primary;
+/** A call to action as content gives it: a label, and the README's own link when it has one. */
+export type CallToAction = LandingContent["closing"]["cta"];
+
+/** Only a web address may be a call to action's own link. */
+function safeWebUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The primary call to action: the README's own link when the content gives one (a Download page),
+ * else the app for `saas` and the repository for `website` and `landing`.
+ */
+export function primaryButton(ctx: RenderContext, cta: string | CallToAction, className = "btn"): SafeHtml {
+  const label = typeof cta === "string" ? cta : cta.label;
+  const own = typeof cta === "string" ? null : safeWebUrl(cta.href);
+  const { href, external } = own ? { href: own, external: true } : ctx.primary;
   return html`<a class="${className}" href="${href}"${external ? html` rel="noopener"` : ""}>${label}</a>`;
 }
 
-/** The secondary call to action stays on the page: it leads to how it works, or to the features. */
+/** The secondary call to action leads to the README's own link when it has one, else stays on the page: how it works, or the features. */
 export function secondaryHref(content: LandingContent): string {
   return content.sections.length > 0 ? "#how" : "#features";
 }
 
 export function secondaryButton(content: LandingContent, className = "btn btn-alt"): SafeHtml {
   const cta = content.hero.secondary_cta;
-  return cta ? html`<a class="${className}" href="${secondaryHref(content)}">${cta.label}</a>` : html``;
+  if (!cta) return html``;
+  const own = safeWebUrl(cta.href);
+  return html`<a class="${className}" href="${own ?? secondaryHref(content)}"${own ? html` rel="noopener"` : ""}>${cta.label}</a>`;
 }
 
 /** Both hero buttons: the primary one, then the secondary one when the content has it. */
 export function heroButtons(content: LandingContent, ctx: RenderContext): SafeHtml {
-  return html`${primaryButton(ctx, content.hero.primary_cta.label)}${secondaryButton(content)}`;
+  return html`${primaryButton(ctx, content.hero.primary_cta)}${secondaryButton(content)}`;
 }
 
 /** Both hero buttons in an `.actions` row. */
@@ -128,9 +154,40 @@ export function featureText(feature: Feature): SafeHtml {
   return html`<h3>${feature.title}</h3><p>${inline(feature.body)}</p>`;
 }
 
-/** A landing section as its own `<section>`: heading, text and code sample, with its anchor id. */
+/** A landing section as its own `<section>`: heading, text, table, picture and code sample, with its anchor id. */
 export function storySection(section: LandingSection, index: number, className = "story"): SafeHtml {
-  return html`<section class="${className}" id="${sectionId(index)}"><h2>${section.title}</h2>${rich(section.body)}${section.code ? codeBlock(section.code) : ""}</section>`;
+  return html`<section class="${className}" id="${sectionId(index)}"><h2>${section.title}</h2>${rich(section.body)}${sectionMedia(section)}${section.code ? codeBlock(section.code) : ""}</section>`;
+}
+
+type Table = NonNullable<LandingSection["table"]>;
+type Picture = NonNullable<LandingSection["image"]>;
+
+/**
+ * A README table as a real table, in a container that scrolls sideways on its own when the table is
+ * wider than the screen (so the page never does); focusable, so keyboard users can scroll it too.
+ */
+export function tableBlock(table: Table, label: string): SafeHtml {
+  const columns = table.header.length;
+  const cells = (row: string[]) => Array.from({ length: Math.max(columns, row.length) }, (_, i) => row[i] ?? "");
+  return html`<div class="table-wrap" role="region" aria-label="${label}" tabindex="0"><table><thead><tr>${table.header.map(
+    (cell) => html`<th scope="col">${inline(cell)}</th>`,
+  )}</tr></thead><tbody>${table.rows.map((row) => html`<tr>${cells(row).map((cell) => html`<td>${inline(cell)}</td>`)}</tr>`)}</tbody></table></div>`;
+}
+
+/** A picture from the README with its alt text; nothing when its address is not on the site (`safeImageSrc`). */
+export function figure(image: Picture | undefined, className = "shot"): SafeHtml {
+  const src = image ? safeImageSrc(image.src) : null;
+  return src ? html`<figure class="${className}"><img src="${src}" alt="${image!.alt}" loading="lazy" decoding="async"></figure>` : html``;
+}
+
+/** A section's table and picture, after its text; nothing when it has neither. */
+export function sectionMedia(section: { title: string; table?: Table; image?: Picture }): SafeHtml {
+  return html`${section.table ? tableBlock(section.table, section.title) : ""}${figure(section.image)}`;
+}
+
+/** The hero's screenshot in a band of its own under the hero; nothing without one. */
+export function heroShot(content: LandingContent, className = "hero-shot wrap"): SafeHtml {
+  return figure(content.hero.image, className);
 }
 
 /**
@@ -151,7 +208,7 @@ export function closingText(content: LandingContent): SafeHtml {
 }
 
 export function closingButton(content: LandingContent, ctx: RenderContext): SafeHtml {
-  return primaryButton(ctx, content.closing.cta.label);
+  return primaryButton(ctx, content.closing.cta);
 }
 
 /** A page's one `h1` and the paragraph that introduces it. */
@@ -201,7 +258,8 @@ export function rich(text: string): SafeHtml {
 
 export function codeBlock(code: string, label?: string): SafeHtml {
   const body = code.replace(/\s+$/, "");
-  return html`<pre${label ? html` aria-label="${label}"` : ""}><code>${body}</code></pre>`;
+  // Focusable: a long line scrolls inside the block, and keyboard users must be able to scroll it.
+  return html`<pre tabindex="0"${label ? html` aria-label="${label}"` : ""}><code>${body}</code></pre>`;
 }
 
 /** The first command a reader would type: the first code line of the sections, without a prompt. */
@@ -300,7 +358,7 @@ export function factsBlock(content: AboutContent, title = "At a glance", heading
 export function aboutSections(content: AboutContent, className = "prose-section", idOf?: (index: number) => string): SafeHtml {
   return joinHtml(
     content.sections.map(
-      (section, i) => html`<section class="${className}"${idOf ? html` id="${idOf(i)}"` : ""}><h2>${section.title}</h2>${rich(section.body)}</section>`,
+      (section, i) => html`<section class="${className}"${idOf ? html` id="${idOf(i)}"` : ""}><h2>${section.title}</h2>${rich(section.body)}${sectionMedia(section)}</section>`,
     ),
   );
 }

@@ -12,6 +12,7 @@ import {
   featureText,
   footerLinks,
   heroActions,
+  heroShot,
   icon,
   inline,
   nav,
@@ -138,6 +139,7 @@ ${v === 2 ? `.doc-section>h2{border-bottom:1px solid var(--border)}` : ""}
       { id: "get-started", label: content.closing.title },
     ];
     const main = html`<div class="landing"><header class="doc-head">${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</header>
+${heroShot(content, "hero-shot")}
 <section class="doc-section" id="features" aria-labelledby="features-title"><h2 id="features-title">${featuresTitle}</h2>${features}</section>
 ${content.sections.map((s, i) => storySection(s, i, "doc-section"))}
 <section class="callout" id="get-started">${closingText(content)}${closingButton(content, ctx)}</section></div>`;

@@ -16,6 +16,7 @@ import {
   featureText,
   firstCommand,
   heroActions,
+  heroShot,
   icon,
   inline,
   monogram,
@@ -24,6 +25,7 @@ import {
   pageTitle,
   pick,
   rich,
+  sectionMedia,
   sectionId,
   sectionsBlock,
   titleAndLead,
@@ -143,7 +145,7 @@ ${FOOTER_ROW_CSS}
 
   landing: (content, ctx) => {
     const v = ctx.variant % 4;
-    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${visual(content, ctx)}</section>
+    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${content.hero.image ? heroShot(content, "visual hero-shot") : visual(content, ctx)}</section>
 <section class="band band-features" id="features" aria-labelledby="features-title"><div class="wrap"><div class="band-head"><h2 id="features-title">${pick(FEATURE_HEADINGS, v + 1)}</h2></div><div class="features">${content.features.map(
       (f, i) => html`<div class="feature"><span class="ico-box">${icon(i + v)}</span>${featureText(f)}</div>`,
     )}</div></div></section>
@@ -151,7 +153,7 @@ ${sectionsBlock(
   content,
   "band wrap",
   (s, i) =>
-    html`<section class="row${s.code ? "" : " text-only"}" id="${sectionId(i)}"><div class="row-text"><h2>${s.title}</h2>${rich(s.body)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
+    html`<section class="row${s.code ? "" : " text-only"}" id="${sectionId(i)}"><div class="row-text"><h2>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}</div>${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
 <section class="finale"><div class="wrap finale-row"><div>${closingText(content)}</div>${closingButton(content, ctx)}</div></section>`;
     return frame(ctx, main);

@@ -1,0 +1,56 @@
+/**
+ * Words too long for a phone's line (a 35-letter product name, "Supercalifragilisticexpialidocious")
+ * are never broken: each is wrapped in a span whose font shrinks, with the screen's width, until the
+ * word fits. Ordinary text is left exactly as it is. No style attributes: a class per length.
+ */
+
+/** Letters and digits in a row from which a word may not fit a 390 px screen at heading sizes. */
+export const LONG_WORD = 14;
+
+/**
+ * CSS for the wrapped words of these lengths. `--lw` is the word's length in characters; `--char` the
+ * width of a character in em (wider in headings, widest in capitals, set per design by `themeCss`).
+ * The room left for the word is the screen less the page's padding and a logo beside it.
+ */
+export function longWordCss(lengths: ReadonlySet<number>): string {
+  if (lengths.size === 0) return "";
+  const each = [...lengths].sort((a, b) => a - b).map((n) => `.lw-${n}{--lw:${n}}`);
+  return `.lw{font-size:min(1em,calc((100vw - 6rem) / (var(--lw) * var(--char,.62))))}
+h1 .lw,h2 .lw,h3 .lw,.brand .lw,summary .lw{--char:var(--char-head,.68)}
+${each.join("")}`;
+}
+
+/** Elements whose text is not prose: left alone (a `<title>` cannot hold markup; code may break anywhere). */
+const SKIP = new Set(["title", "style", "script", "pre", "code", "kbd", "samp", "textarea", "option"]);
+
+/**
+ * Wraps every long word in the body's text in `<span class="lw lw-N">` (N its length) and answers
+ * the lengths found, for `longWordCss`. Works on the escaped markup the renderer made: text between
+ * tags, never inside a tag or a skipped element.
+ */
+export function fitLongWords(markup: string): { markup: string; lengths: Set<number> } {
+  const word = new RegExp(`[\\p{L}\\p{N}]{${LONG_WORD},}`, "gu");
+  const lengths = new Set<number>();
+  const parts = markup.split(/(<[^>]*>)/);
+  const open: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const tag = /^<(\/?)([a-zA-Z][\w-]*)/.exec(part);
+    if (tag) {
+      const name = tag[2]!.toLowerCase();
+      if (!SKIP.has(name)) continue;
+      if (tag[1]) {
+        const at = open.lastIndexOf(name);
+        if (at >= 0) open.splice(at, 1);
+      } else if (!part.endsWith("/>")) open.push(name);
+      continue;
+    }
+    if (open.length > 0 || part.startsWith("<")) continue;
+    parts[i] = part.replace(word, (w) => {
+      const n = [...w].length;
+      lengths.add(n);
+      return `<span class="lw lw-${n}">${w}</span>`;
+    });
+  }
+  return { markup: lengths.size > 0 ? parts.join("") : markup, lengths };
+}
