@@ -1,5 +1,5 @@
+import { agentLoginSchema, agentTokenExchangeSchema, type AgentToken } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
 import type { Account } from "../accounts/account.js";
 import { AccountsService } from "../accounts/accounts-service.js";
 import { CONFIG, type RepositeConfig } from "../config.js";
@@ -12,7 +12,7 @@ import { SignInLinks } from "../sessions/sign-in-links.js";
 import { TokensService } from "../tokens/tokens-service.js";
 import { ExpiringRecords } from "../util/expiring-records.js";
 import { RateLimiter } from "../util/rate-limiter.js";
-import { idField, isWellFormedId } from "../util/record-ids.js";
+import { isWellFormedId } from "../util/record-ids.js";
 import { constantTimeEqual, randomString } from "../util/secrets.js";
 import { parseInput } from "../util/validation.js";
 import {
@@ -30,23 +30,8 @@ import {
   type LoginRequestView,
 } from "./login-request.js";
 
-const startSchema = z.strictObject({
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "must be a valid email address" })).optional(),
-  client: z.string({ message: "client (the name of the program asking) is required" }).trim().min(1).max(100),
-});
-
-const exchangeSchema = z.strictObject({
-  request_id: idField("login", "request_id"),
-  code: z.string({ message: "code is required" }).min(1).max(20),
-});
-
-export interface IssuedAgentToken {
-  token: string;
-  token_type: "Bearer";
-  token_id: string;
-  expires_at: string | null;
-  user: { id: string; email: string };
-}
+/** What `POST /agent/token` answers: the contract's `AgentToken`. */
+export type IssuedAgentToken = AgentToken;
 
 const requestKey = (id: string) => `login-requests:${id}`;
 const verificationKey = (id: string) => `login-verifications:${id}`;
@@ -71,7 +56,7 @@ export class AgentLoginService {
   ) {}
 
   async start(input: unknown, origin: { address: string }): Promise<LoginRequestView> {
-    const { email, client } = parseInput(startSchema, input);
+    const { email, client } = parseInput(agentLoginSchema, input);
     const quota = await this.limiter.take(
       { name: "agent-login-address", max: LOGINS_PER_ADDRESS_PER_HOUR, windowMs: 3_600_000 },
       origin.address,
@@ -167,7 +152,7 @@ export class AgentLoginService {
 
   /** The agent trades the request id and the code the person read out for a token. */
   async exchange(input: unknown): Promise<IssuedAgentToken> {
-    const { request_id, code } = parseInput(exchangeSchema, input);
+    const { request_id, code } = parseInput(agentTokenExchangeSchema, input);
     return this.locks.withLock(requestKey(request_id), async () => {
       const record = await this.storage.getItem<LoginRequestRecord>(requestKey(request_id));
       if (!record || this.isExpired(record) || record.status === "used" || record.status === "locked") {

@@ -1,3 +1,5 @@
+import type { LoginRequest } from "@reposite/contract";
+
 /** The letters of a read-back code: no vowels (no words), no look-alikes (RFC 8628, 6.1). */
 export const CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 export const CODE_LENGTH = 8;
@@ -41,15 +43,8 @@ export interface LoginRequestRecord {
   token_id: string | null;
 }
 
-/** What `POST /agent/login` answers. */
-export interface LoginRequestView {
-  request_id: string;
-  verification_url: string;
-  expires_in: number;
-  email_sent: boolean;
-  email_error?: string;
-  next_step: string;
-}
+/** What `POST /agent/login` answers: the contract's `LoginRequest`. */
+export type LoginRequestView = LoginRequest;
 
 /** What the person's page shows. */
 export interface LoginRequestPage {

@@ -1,3 +1,5 @@
+import type { Member } from "@reposite/contract";
+
 /** A person who registered on a published site. Members belong to the site (its `site_id`), not to its address. */
 export interface MemberRecord {
   /** `member_…`; the app receives it as `X-Reposite-Member-Id`, Discourse as `external_id`. */
@@ -12,14 +14,8 @@ export interface MemberRecord {
   last_sign_in_at: string | null;
 }
 
-/** A member as anyone outside the service sees them: no password hash. */
-export interface MemberView {
-  id: string;
-  site_id: string;
-  email: string;
-  created_at: string;
-  last_sign_in_at: string | null;
-}
+/** A member as anyone outside the service sees them (no password hash): the contract's `Member`. */
+export type MemberView = Member;
 
 /** What a member sends to register or sign in. */
 export interface MemberCredentials {

@@ -1,3 +1,2 @@
-/** States of a project's hosted app (the hosting issue builds the pipeline behind them). */
-export const DEPLOYMENT_STATUSES = ["configured", "building", "starting", "running", "stopped", "failed"] as const;
-export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+/** States of a project's hosted app: the contract's list, so the API's enum and the records' agree. */
+export { DEPLOYMENT_STATUSES, type DeploymentStatus } from "@reposite/contract";

@@ -1,17 +1,13 @@
+import { COLOR_MODES, type DeploymentSummary, type Project, type ProjectDetail, type Wizard } from "@reposite/contract";
 import type { DeploymentRecord } from "../hosting/deployment-record.js";
-import type { DeploymentStatus } from "./deployment.js";
 
 export type ProjectType = "saas" | "website" | "landing";
 export type PageKind = "template" | "about" | "faq" | "auth";
 
-/** The project type and its pages, saved when a site is generated. */
-export interface Wizard {
-  mode: ProjectType;
-  pages: Exclude<PageKind, "template">[];
-  community: boolean;
-}
+/** The project type and its pages, saved when a site is generated (as the API shows it). */
+export type { Wizard };
 
-export const COLOR_MODES = ["Dark mode", "Light mode"] as const;
+export { COLOR_MODES };
 export type ColorMode = (typeof COLOR_MODES)[number] | "";
 
 /** The repository a project was made from, as the repo host described it at creation. */
@@ -56,38 +52,13 @@ export interface ProjectRecord {
 }
 
 /** The app as a project read shows it (the whole of it is `GET …/deployment`). */
-export interface DeploymentSummary {
-  status: DeploymentStatus;
-  url: string;
-}
+export type { DeploymentSummary };
 
-/** A project as the API shows it in lists. */
-export interface ProjectView {
-  id: string;
-  slug: string | null;
-  url: string | null;
-  name: string;
-  description: string;
-  ga_id: string;
-  design: string;
-  color_mode: ColorMode;
-  logo_url: string;
-  auth_redirect_to_app: boolean;
-  repohost_url: string;
-  private: boolean;
-  created_at: string;
-  updated_at: string;
-  /** Page views of the published site. */
-  visits: number;
-  /** The hosted app's status, or null when the project has no app. */
-  app_status: DeploymentStatus | null;
-}
+/** A project as the API shows it in lists: the contract's `Project`. */
+export type ProjectView = Project;
 
 /** A project read singly: the list view plus the generation plan and the app summary. */
-export interface ProjectDetailView extends ProjectView {
-  wizard: Wizard | null;
-  deployment: DeploymentSummary | null;
-}
+export type ProjectDetailView = ProjectDetail;
 
 /** The logo pages draw: the copied image, never the remote address (no third-party requests). */
 export function logoSource(project: Pick<ProjectRecord, "logo_image">): string {

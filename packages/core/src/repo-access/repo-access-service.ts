@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
+import { repoConnectSchema } from "@reposite/contract";
 import { CONFIG, type RepositeConfig } from "../config.js";
 import { RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
@@ -18,10 +18,6 @@ export const REPO_AUTH_STATE_TTL_MS = 10 * 60_000;
 const OPEN_STATES_PER_ACCOUNT = 5;
 /** Where the code host sends the browser back, under the service's `baseUrl`. */
 export const REPO_AUTH_CALLBACK_PATH = "/app/repohost/callback";
-
-const connectSchema = z.strictObject({
-  repo: z.string({ message: "repo (a link to the repository to connect for) is required" }).trim().min(1).max(2000),
-});
 
 /** A started authorization, stored under the hash of its `state`. */
 interface AuthStateRecord {
@@ -67,7 +63,7 @@ export class RepoAccessService {
    * the person authorizes; it sends them back to the callback with a one-time `state`.
    */
   async connect(accountId: string, input: unknown): Promise<{ url: string }> {
-    const { repo } = parseInput(connectSchema, input);
+    const { repo } = parseInput(repoConnectSchema, input);
     const { host, link } = this.repositories.parseLink(repo);
     const authorizer = this.authorizerFor(host.id);
     const state = newSecret();

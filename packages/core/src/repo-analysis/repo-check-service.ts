@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
+import { repoCheckQuerySchema } from "@reposite/contract";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
@@ -13,17 +13,6 @@ import { findSetupVars } from "./setup-vars.js";
 import { sourceTreeFromArchive } from "./source-tree-from-archive.js";
 import type { SourceTree } from "./source-tree.js";
 
-const checkSchema = z.strictObject({
-  ref: z.string().trim().min(1).max(250).regex(/^[^\s~^:?*[\\]+$/, "must be a branch, tag or commit").optional(),
-  path: z
-    .string()
-    .trim()
-    .min(1)
-    .max(500)
-    .refine((path) => !path.split("/").includes(".."), "must stay inside the repository")
-    .optional(),
-});
-
 /** Reads a project's repository at a ref and tells how it would be built, without building it. */
 @injectable()
 export class RepoCheckService {
@@ -34,7 +23,7 @@ export class RepoCheckService {
   ) {}
 
   async check(ownerId: string, siteId: string, input: { ref?: string; path?: string } = {}): Promise<RepoCheckResult> {
-    const { ref, path } = parseInput(checkSchema, input);
+    const { ref, path } = parseInput(repoCheckQuerySchema, input);
     const project = await this.projects.getOwned(ownerId, siteId);
     const archive = await this.repoAccess.sourceArchive(ownerId, project.repository.url, ref);
     const tree = await sourceTreeFromArchive(archive);

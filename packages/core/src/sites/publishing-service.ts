@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
+import { publishPageSchema, publishSchema, setSlugSchema, type PublishResult, type SlugCheck, type SlugView } from "@reposite/contract";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import type { Design } from "../designs/design.js";
 import { findDesign, pickDesign } from "../designs/index.js";
@@ -27,27 +27,8 @@ import { renderFavicons } from "./favicon.js";
 import { renderSitemap } from "./sitemap.js";
 import { slugCandidates, slugFromName, slugProblem } from "./slugs.js";
 
-/** Answer of `GET /app/subdomain-check`. */
-export type SlugCheck = { available: true } | { available: false; reason: "invalid" | "reserved" | "taken" };
-
-/** Answer of `POST /app/sites/{site_id}/slug`. */
-export interface SlugView {
-  slug: string;
-  url: string;
-}
-
-/** Answer of `POST …/publish` and `POST …/publish-page`. */
-export interface PublishResult {
-  url: string;
-  /** Pages live on the site now, by kind (`template` is the landing page at `/`). */
-  pages: PageKind[];
-}
-
-const slugSchema = z.strictObject({ slug: z.string({ message: "slug is required" }) });
-const publishSchema = z.strictObject({ discourse: z.boolean({ message: "discourse must be true or false" }).optional() });
-const publishPageSchema = z.strictObject({
-  kind: z.enum(PAGE_KINDS, { message: `kind must be one of ${PAGE_KINDS.join(", ")}` }),
-});
+/** The answers of `GET /app/subdomain-check`, `POST …/slug` and `POST …/publish(-page)`, as the contract has them. */
+export type { PublishResult, SlugCheck, SlugView };
 
 const HTML = "text/html; charset=utf-8";
 const TEXT = "text/plain; charset=utf-8";
@@ -101,7 +82,7 @@ export class PublishingService {
    * `422 invalid_slug`, `409 slug_reserved`, `409 slug_taken`.
    */
   async setSlug(ownerId: string, siteId: string, input: unknown): Promise<SlugView> {
-    const { slug } = parseInput(slugSchema, input);
+    const { slug } = parseInput(setSlugSchema, input);
     assertUsable(slug);
     await this.projects.getOwned(ownerId, siteId);
     return this.locks.withLock(siteLock(siteId), async () => {

@@ -1,9 +1,10 @@
+import { TOKEN_SOURCES, type Token, type TokenSource } from "@reposite/contract";
+
 /**
  * Who made a token: the person on the account page, an agent through agent login, or the
  * operator with `reposite admin create-token`.
  */
-export const TOKEN_SOURCES = ["account", "agent", "operator"] as const;
-export type TokenSource = (typeof TOKEN_SOURCES)[number];
+export { TOKEN_SOURCES, type TokenSource };
 
 /** Lifetimes a person may choose; agent logins always get 90 days. */
 export const TOKEN_LIFETIMES = ["30d", "90d", "1y", "never"] as const;
@@ -30,16 +31,8 @@ export interface TokenRecord {
   revoked_at: string | null;
 }
 
-/** What the API shows of a token. */
-export interface TokenView {
-  id: string;
-  name: string;
-  hint: string;
-  source: TokenSource;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
+/** What the API shows of a token: the contract's `Token`. */
+export type TokenView = Token;
 
 export const toTokenView = ({ id, name, hint, source, created_at, expires_at, last_used_at }: TokenRecord): TokenView => ({
   id,

@@ -1,9 +1,8 @@
+import { publishingPublish, publishingPublishPage, publishingSetSlug, subdomainCheck } from "@reposite/contract";
 import { PublishingService, type Reposite } from "@reposite/core";
-import { getQuery, getRouterParam, type H3, type H3Event } from "h3";
+import type { H3 } from "h3";
 import { requireToken } from "../http/auth.js";
-import { readJsonBody } from "../http/json-body.js";
-
-const siteId = (event: H3Event) => getRouterParam(event, "site_id")!;
+import { operationRoute } from "../http/operation-route.js";
 
 /** Addresses (slugs) and publishing the generated pages at `https://<slug>.{sites_domain}`. */
 export function publishingRoutes(app: H3, reposite: Reposite): void {
@@ -11,24 +10,23 @@ export function publishingRoutes(app: H3, reposite: Reposite): void {
   const publishing =
     (reposite as Reposite & { publishing?: PublishingService }).publishing ?? reposite.container.resolve(PublishingService);
 
-  app.get("/app/subdomain-check", async (event) => {
+  operationRoute(app, subdomainCheck, async (event, { query }) => {
     await requireToken(reposite, event);
-    const { slug } = getQuery(event);
-    return publishing.checkSlug(typeof slug === "string" ? slug : undefined);
+    return publishing.checkSlug(query.slug);
   });
 
-  app.post("/app/sites/:site_id/slug", async (event) => {
+  operationRoute(app, publishingSetSlug, async (event, { params, body }) => {
     const { account } = await requireToken(reposite, event);
-    return publishing.setSlug(account.id, siteId(event), await readJsonBody(event));
+    return publishing.setSlug(account.id, params.site_id, body);
   });
 
-  app.post("/app/sites/:site_id/publish", async (event) => {
+  operationRoute(app, publishingPublish, async (event, { params, body }) => {
     const { account } = await requireToken(reposite, event);
-    return publishing.publish(account.id, siteId(event), await readJsonBody(event));
+    return publishing.publish(account.id, params.site_id, body);
   });
 
-  app.post("/app/sites/:site_id/publish-page", async (event) => {
+  operationRoute(app, publishingPublishPage, async (event, { params, body }) => {
     const { account } = await requireToken(reposite, event);
-    return publishing.publishPage(account.id, siteId(event), await readJsonBody(event));
+    return publishing.publishPage(account.id, params.site_id, body);
   });
 }

@@ -1,15 +1,13 @@
+import { repoCheck } from "@reposite/contract";
 import type { Reposite } from "@reposite/core";
-import { getQuery, getRouterParam, type H3 } from "h3";
+import type { H3 } from "h3";
 import { requireToken } from "../http/auth.js";
+import { operationRoute } from "../http/operation-route.js";
 
 /** Reads a project's repository without building it: Dockerfile facts, automatic build, settings. */
 export function repoCheckRoutes(app: H3, reposite: Reposite): void {
-  app.get("/app/sites/:site_id/repo-check", async (event) => {
+  operationRoute(app, repoCheck, async (event, { params, query }) => {
     const { account } = await requireToken(reposite, event);
-    const { ref, path } = getQuery(event);
-    return reposite.repoCheck.check(account.id, getRouterParam(event, "site_id")!, {
-      ...(ref !== undefined ? { ref: String(ref) } : {}),
-      ...(path !== undefined ? { path: String(path) } : {}),
-    });
+    return reposite.repoCheck.check(account.id, params.site_id, query);
   });
 }

@@ -1,35 +1,34 @@
+import { repohostCallback, repohostConnect, repohostDisconnect, repohostLookup, repohostStatus } from "@reposite/contract";
 import { RepositeError, type Reposite } from "@reposite/core";
-import { getQuery, type H3 } from "h3";
+import type { H3 } from "h3";
 import { requireToken } from "../http/auth.js";
 import { currentSession } from "../http/browser-session.js";
-import { readJsonBody } from "../http/json-body.js";
+import { operationRoute } from "../http/operation-route.js";
 
 const HOST_NAMES: Record<string, string> = { github: "GitHub" };
 const hostName = (host: string | undefined) => (host && HOST_NAMES[host]) ?? "The code host";
-
-const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 /**
  * Connecting the account to the code host (GitHub OAuth) and checking repositories with it.
  * The callback is a browser page: the person lands there from GitHub, without an API token.
  */
 export function repohostRoutes(app: H3, reposite: Reposite): void {
-  app.get("/app/repohost/repo", async (event) => {
+  operationRoute(app, repohostLookup, async (event, { query }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.repoAccess.check(account.id, text(getQuery(event).url));
+    return reposite.repoAccess.check(account.id, query.url);
   });
 
-  app.post("/app/repohost/connect", async (event) => {
+  operationRoute(app, repohostConnect, async (event, { body }) => {
     const { account } = await requireToken(reposite, event);
-    return reposite.repoAccess.connect(account.id, await readJsonBody(event));
+    return reposite.repoAccess.connect(account.id, body);
   });
 
-  app.get("/app/repohost", async (event) => {
+  operationRoute(app, repohostStatus, async (event) => {
     const { account } = await requireToken(reposite, event);
     return reposite.repoAccess.status(account.id);
   });
 
-  app.delete("/app/repohost", async (event) => {
+  operationRoute(app, repohostDisconnect, async (event) => {
     const { account } = await requireToken(reposite, event);
     await reposite.repoAccess.disconnect(account.id);
     event.res.status = 204;
@@ -37,12 +36,11 @@ export function repohostRoutes(app: H3, reposite: Reposite): void {
   });
 
   // The query carries a one-time code and state: they are never logged nor shown on the page.
-  app.get("/app/repohost/callback", async (event) => {
-    const query = getQuery(event);
-    const state = text(query.state);
+  operationRoute(app, repohostCallback, async (event, { query }) => {
+    const state = query.state ?? "";
     try {
       const service = reposite.repoAccess;
-      const hostError = text(query.error);
+      const hostError = query.error ?? "";
       if (hostError) {
         await service.abandon(state);
         return hostError === "access_denied"
@@ -50,7 +48,7 @@ export function repohostRoutes(app: H3, reposite: Reposite): void {
           : page(502, "Nothing was connected", `The code host could not authorize Reposite (${hostError.slice(0, 100)}). Start connecting again.`);
       }
       const session = await currentSession(reposite, event).catch(() => null);
-      const { host, repo } = await service.finish(state, text(query.code), session?.account.id);
+      const { host, repo } = await service.finish(state, query.code ?? "", session?.account.id);
       const name = hostName(host);
       return page(
         200,
