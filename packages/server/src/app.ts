@@ -15,6 +15,7 @@ import { designRoutes } from "./routes/designs.js";
 import { discourseRoutes } from "./routes/discourse.js";
 import { healthRoutes } from "./routes/health.js";
 import { homeRoutes } from "./routes/home.js";
+import { openApiRoutes } from "./routes/openapi.js";
 import { agentRoutes } from "./routes/agent.js";
 import { projectRoutes } from "./routes/projects.js";
 import { generationRoutes } from "./routes/generation.js";
@@ -63,6 +64,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   healthRoutes(app, reposite);
   tlsAskRoutes(app, reposite);
   homeRoutes(app, reposite);
+  openApiRoutes(app, reposite);
   designRoutes(app);
   projectRoutes(app, reposite);
   agentRoutes(app, reposite, options);

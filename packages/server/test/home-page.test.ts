@@ -46,6 +46,7 @@ describe.each<Transport>(["in-process", "socket"])("the root address and the API
       api: "http://127.0.0.1:3000",
       account_url: "http://127.0.0.1:3000/account",
       api_reference: "http://127.0.0.1:3000/docs/api",
+      openapi: "http://127.0.0.1:3000/openapi.json",
       health: "http://127.0.0.1:3000/healthz",
     });
   });

@@ -27,7 +27,8 @@ const checkAnswers = () => process.env.REPOSITE_CHECK_ANSWERS === "1";
 
 /**
  * Mounts `operation` on `app`: params, query and body are validated with the operation's schemas
- * (a wrong one is `422 invalid_request` naming the field) before `handler` runs.
+ * (a wrong one is `422 invalid_request` naming the field) before `handler` runs. The route's
+ * `meta.operation` names the operation, for the contract's coverage test.
  */
 export function operationRoute<O extends Operation>(
   app: H3,
@@ -44,7 +45,7 @@ export function operationRoute<O extends Operation>(
     const answer = await handler(event, input);
     if (checkAnswers()) checkAnswer(operation, event, answer);
     return answer;
-  });
+  }, { meta: { operation: operation.id } });
 }
 
 /** Throws when `answer` (with the status the handler set) is not one the operation documents. */

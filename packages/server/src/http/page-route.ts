@@ -6,13 +6,15 @@ import { readFormBody } from "./form-body.js";
 
 /**
  * Marks a route as a browser page, so its errors are answered as an HTML page (see
- * error-response.ts) instead of the API's JSON.
+ * error-response.ts) instead of the API's JSON. The route's `meta.page` says so too: pages are
+ * not part of the API, and the contract's coverage test reads the mark to leave them out.
  */
-export function pageRoute<T>(handler: (event: H3Event) => Promise<T>): (event: H3Event) => Promise<T> {
-  return (event) => {
+export function pageRoute<T>(handler: (event: H3Event) => Promise<T>): ((event: H3Event) => Promise<T>) & { meta: { page: true } } {
+  const route = (event: H3Event) => {
     event.context.page = true;
     return handler(event);
   };
+  return Object.assign(route, { meta: { page: true as const } });
 }
 
 export const isPageRequest = (event: H3Event): boolean => event.context.page === true;

@@ -1,7 +1,9 @@
+import { apiReferenceMarkdown } from "@reposite/contract";
 import { RepositeError, type Reposite } from "@reposite/core";
 import type { H3, H3Event } from "h3";
 import { apiReference } from "../api-reference.js";
 import { currentSession } from "../http/browser-session.js";
+import { operationRoute } from "../http/operation-route.js";
 import { pageRoute, toPageSession } from "../http/page-route.js";
 import { apiReferenceMissingPage, apiReferencePage } from "../pages/api-reference-page.js";
 import { homePage } from "../pages/home-page.js";
@@ -27,6 +29,7 @@ export function homeRoutes(app: H3, reposite: Reposite): void {
           api: baseUrl,
           account_url: `${baseUrl}/account`,
           api_reference: `${baseUrl}/docs/api`,
+          openapi: `${baseUrl}/openapi.json`,
           health: `${baseUrl}/healthz`,
         };
       }
@@ -44,7 +47,7 @@ export function homeRoutes(app: H3, reposite: Reposite): void {
     }),
   );
 
-  app.get("/docs/api.md", async () => {
+  operationRoute(app, apiReferenceMarkdown, async () => {
     const markdown = await apiReference();
     if (!markdown) throw new RepositeError(404, "The API reference is not part of this copy of the server.", "not_found");
     return new Response(markdown, { headers: { "content-type": "text/markdown; charset=utf-8", "cache-control": "no-cache", "x-content-type-options": "nosniff" } });
