@@ -82,7 +82,7 @@ async function followGeneration(client: RepositeClient, firstJobId: string, out:
     ended.push(last);
     out.event({ type: "page", job: last });
     if (last.status !== "done") break;
-    out.line(`✓ ${PAGE_NAMES[String(last.kind)] ?? last.kind} (${last.version_id})`);
+    out.line(`✓ ${PAGE_NAMES[String(last.kind)] ?? last.kind}${last.version_id ? ` (${last.version_id})` : ""}`);
     jobId = last.next_job_id;
   }
   return ended;

@@ -40,7 +40,7 @@ export function logsCommand(env: CommandEnv) {
         process.once("SIGTERM", () => resolve());
       });
       for (;;) {
-        const pause = new Promise<"look">((resolve) => setTimeout(() => resolve("look"), FOLLOW_EVERY_MS).unref());
+        const pause = new Promise<"look">((resolve) => setTimeout(() => resolve("look"), FOLLOW_EVERY_MS));
         if ((await Promise.race([pause, stopped.then(() => "stop" as const)])) === "stop") return;
         const window = toLines(await client.deployment.logs(site.id, { tail: FOLLOW_WINDOW }));
         print(newLines(seen, window));
