@@ -173,7 +173,10 @@ describe.each<Transport>(["in-process", "socket"])("projects API (%s)", (transpo
   it("deletes a project (204), with and without purge; a bad purge value is refused", async () => {
     const a = await (await create({ repohost_url: "https://github.com/acme/rocket-cli" })).json();
     const b = await (await create({ repohost_url: "https://github.com/acme/rocket-cli" })).json();
-    expect((await h.call(`/app/sites/${a.id}?purge=maybe`, bearer(ada.token, "DELETE"))).status).toBe(422);
+    const maybe = await h.call(`/app/sites/${a.id}?purge=maybe`, bearer(ada.token, "DELETE"));
+    expect(maybe.status).toBe(422);
+    expect(await maybe.json()).toMatchObject({ code: "invalid_request", field: "purge" });
+    expect((await h.call(`/app/sites/${a.id}`, bearer(ada.token))).status).toBe(200);
     expect((await h.call(`/app/sites/${a.id}`, bearer(ada.token, "DELETE"))).status).toBe(204);
     expect((await h.call(`/app/sites/${b.id}?purge=1`, bearer(ada.token, "DELETE"))).status).toBe(204);
     for (const id of [a.id, b.id]) expect((await h.call(`/app/sites/${id}`, bearer(ada.token))).status).toBe(404);

@@ -88,6 +88,7 @@ describe.each(["in-process", "socket"] as const)("publishing over HTTP (%s)", (t
     await expect(check("No_Good")).resolves.toEqual({ available: false, reason: "invalid" });
     await expect(check("ab")).resolves.toEqual({ available: false, reason: "invalid" });
     await expect((await api.call("/app/subdomain-check", bearer(token))).json()).resolves.toEqual({ available: false, reason: "invalid" });
+    await expect((await api.call("/app/subdomain-check?slug=abc&slug=abd", bearer(token))).json()).resolves.toEqual({ available: false, reason: "invalid" });
     await expect(check("www")).resolves.toEqual({ available: false, reason: "reserved" });
     const site = await newSite();
     expect((await api.call(`/app/sites/${site}/slug`, json({ slug: "checked-slug" }, token))).status).toBe(200);

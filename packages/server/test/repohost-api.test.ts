@@ -181,6 +181,13 @@ describe("the callback page", () => {
     expect((await call("/app/repohost/callback")).status).toBe(400);
   });
 
+  it("answers odd queries (repeated values) with its page, never a JSON validation error", async () => {
+    const odd = await call("/app/repohost/callback?code=a&code=b&state=x&state=y&error=e1&error=e2");
+    expect(odd.status).toBe(400);
+    expect(odd.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await odd.text()).toContain("unknown or was used already");
+  });
+
   it("connects nothing when the person declines at GitHub", async () => {
     github.setAutoApprove(false);
     const { token } = await signUp("ada@example.com");
