@@ -1,100 +1,68 @@
 /**
- * What the Reposite HTTP API sends and accepts, as plain JSON shapes. The SDK declares them
- * itself (it does not depend on the server's packages) so it stays a small, standalone client.
+ * What the Reposite HTTP API sends and accepts. The shapes come from the one contract,
+ * `@reposite/contract` (the zod schemas the server validates with and `/openapi.json` is written
+ * from), imported as types only: the SDK's runtime does not load the contract or zod. The names
+ * below are the SDK's public ones, kept as aliases of the contract's.
  */
+import type {
+  AgentLoginInput as ContractAgentLoginInput,
+  AgentToken as ContractAgentToken,
+  CreatePageVersionInput as ContractCreatePageVersionInput,
+  CreateProjectInput as ContractCreateProjectInput,
+  DeploymentStatus as ContractDeploymentStatus,
+  DeploymentSummary as ContractDeploymentSummary,
+  Design as ContractDesign,
+  DnsCheckRecord as ContractDnsCheckRecord,
+  DnsRecordType as ContractDnsRecordType,
+  DnsRecordView,
+  DomainReadView as ContractDomainReadView,
+  DomainVerifyView as ContractDomainVerifyView,
+  DomainView as ContractDomainView,
+  GenerateInput as ContractGenerateInput,
+  GenerationStarted as ContractGenerationStarted,
+  Job as ContractJob,
+  JobEvent,
+  JobStatus as ContractJobStatus,
+  LoginRequest as ContractLoginRequest,
+  Me as ContractMe,
+  Member,
+  PageKind as ContractPageKind,
+  PageVersion as ContractPageVersion,
+  PageVersionDetail as ContractPageVersionDetail,
+  PlanPage as ContractPlanPage,
+  Project,
+  ProjectDetail,
+  PublishInput as ContractPublishInput,
+  PublishResult as ContractPublishResult,
+  SlugCheck as ContractSlugCheck,
+  SlugView as ContractSlugView,
+  Token as ContractToken,
+  TokenSource as ContractTokenSource,
+  UpdateProjectInput as ContractUpdateProjectInput,
+  User as ContractUser,
+  Wizard as ContractWizard,
+} from "@reposite/contract";
 
 /** A project's type; also the `type` a design suits. */
-export type ProjectType = "saas" | "website" | "landing";
-
+export type ProjectType = ContractDesign["type"];
 /** The pages a site can have; `template` is the landing page. */
-export type PageKind = "template" | "about" | "faq" | "auth";
-
+export type PageKind = ContractPageKind;
 /** Appearance asked for on top of a design; `""` keeps the design's own. */
-export type ColorMode = "Dark mode" | "Light mode" | "";
-
+export type ColorMode = Project["color_mode"];
 /** States of a project's hosted app. */
-export type DeploymentStatus = "configured" | "building" | "starting" | "running" | "stopped" | "failed";
-
+export type DeploymentStatus = ContractDeploymentStatus;
 /** The project type and its pages, saved when a site is generated. */
-export interface Wizard {
-  mode: ProjectType;
-  /** Pages besides the landing page. */
-  pages: Exclude<PageKind, "template">[];
-  /** Whether the site has a community forum for registered people. */
-  community: boolean;
-}
-
+export type Wizard = ContractWizard;
 /** The project's hosted app, as a single-project read summarises it. */
-export interface DeploymentSummary {
-  status: DeploymentStatus;
-  /** The app's address; ends in `/app/`. */
-  url: string;
-}
-
+export type DeploymentSummary = ContractDeploymentSummary;
 /** A project (site) as `GET /app/sites` lists it. */
-export interface ProjectView {
-  /** The `site_id` every other project call takes. */
-  id: string;
-  /** Null until an address is set. */
-  slug: string | null;
-  /** `https://<slug>.<sites domain>`; null until a slug is set. */
-  url: string | null;
-  /** Product name on every page; defaults to the repository's name. */
-  name: string;
-  description: string;
-  /** Analytics id, `""` when none. */
-  ga_id: string;
-  /** A design id, or `""` for the automatic pick. */
-  design: string;
-  color_mode: ColorMode;
-  logo_url: string;
-  auth_redirect_to_app: boolean;
-  /** The repository the project was made from. */
-  repohost_url: string;
-  /** Whether that repository is private. */
-  private: boolean;
-  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
-  created_at: string;
-  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
-  updated_at: string;
-  /** Page views of the published site. */
-  visits: number;
-  /** The hosted app's status, or null when the project has no app. */
-  app_status: DeploymentStatus | null;
-}
-
+export type ProjectView = Project;
 /** A project read singly (and as created or updated): the list view plus its plan and its app. */
-export interface ProjectDetailView extends ProjectView {
-  /** Null until a site is generated, and for a landing page. */
-  wizard: Wizard | null;
-  /** Null while the project has no app. */
-  deployment: DeploymentSummary | null;
-}
-
+export type ProjectDetailView = ProjectDetail;
 /** Body of `POST /app/sites`. */
-export interface CreateProjectInput {
-  /** A link to the repository, in any form the code-hosting service uses (web page, clone URL, SSH). */
-  repohost_url: string;
-  /** Product name; defaults to the repository's name. */
-  name?: string;
-  /** A design id from `designs.list()`; left out, the service picks one from the repository. */
-  design?: string;
-}
-
+export type CreateProjectInput = ContractCreateProjectInput;
 /** Body of `PATCH /app/sites/{site_id}`: only the fields sent change. */
-export interface UpdateProjectInput {
-  name?: string;
-  description?: string;
-  /** `G-XXXXXXX` or `UA-000000-0`; `""` removes it. */
-  ga_id?: string;
-  /** A design id, or `""` for the automatic pick. Shows after the next generation. */
-  design?: string;
-  color_mode?: ColorMode;
-  /** An http(s) URL, or `""` to remove it. */
-  logo_url?: string;
-  /** Needs a published sign-in page and a deployed app. */
-  auth_redirect_to_app?: boolean;
-}
+export type UpdateProjectInput = ContractUpdateProjectInput;
 
 /** Options of `DELETE /app/sites/{site_id}`. */
 export interface DeleteProjectOptions {
@@ -103,16 +71,7 @@ export interface DeleteProjectOptions {
 }
 
 /** A design from the catalogue (`GET /app/designs`). */
-export interface Design {
-  /** Stable id; what `design` fields take. */
-  id: string;
-  name: string;
-  /** One line. */
-  description: string;
-  /** The project type it suits. */
-  type: ProjectType;
-  scheme: "light" | "dark";
-}
+export type Design = ContractDesign;
 
 /** The body of every error answer. Some errors carry more fields (for example `attempts_left`). */
 export interface ApiErrorBody {
@@ -123,108 +82,30 @@ export interface ApiErrorBody {
   [field: string]: unknown;
 }
 
-/** Where a token came from: made by a person in the browser, obtained by an agent with a code, or made by the operator (`reposite admin create-token`). */
-export type TokenSource = "account" | "agent" | "operator";
-
-/** A token as listed; the secret is never listed. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC. */
-export interface Token {
-  id: string;
-  name: string;
-  /** Last characters of the secret. */
-  hint: string;
-  source: TokenSource;
-  created_at: string;
-  /** null for a token that never expires. */
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
-export interface User {
-  id: string;
-  email: string;
-}
-
+/** Where a token came from: made by a person in the browser, obtained by an agent with a code, or made by the operator. */
+export type TokenSource = ContractTokenSource;
+/** A token as listed; the secret is never listed. */
+export type Token = ContractToken;
+export type User = ContractUser;
 /** `GET /agent/me`. */
-export interface Me {
-  user: User;
-  auth: "token";
-  token: Token;
-}
-
+export type Me = ContractMe;
 /** Input of `POST /agent/login`. */
-export interface AgentLoginInput {
-  /** The person's email: a sign-in link is mailed there (a new address gets an account). */
-  email?: string;
-  /** The name of the program asking, shown to the person. */
-  client: string;
-}
-
+export type AgentLoginInput = ContractAgentLoginInput;
 /** The answer of `POST /agent/login`. */
-export interface LoginRequest {
-  request_id: string;
-  /** The page the person opens to sign in and see the code. */
-  verification_url: string;
-  /** Seconds the request lives (900). */
-  expires_in: number;
-  email_sent: boolean;
-  /** Why no email went out, when one was asked for. */
-  email_error?: string;
-  /** What to tell the person, in a sentence. */
-  next_step: string;
-}
-
-/** The answer of `POST /agent/token`. */
-export interface AgentToken {
-  /** The secret: keep it out of URLs, logs and commits. */
-  token: string;
-  token_type: "Bearer";
-  token_id: string;
-  expires_at: string | null;
-  user: User;
-}
+export type LoginRequest = ContractLoginRequest;
+/** The answer of `POST /agent/token`; `token` is the secret: keep it out of URLs, logs and commits. */
+export type AgentToken = ContractAgentToken;
 
 /** What a job is doing or how it ended. */
-export type JobStatus = "running" | "done" | "error" | "aborted" | "cancelled";
-
-/**
- * A job (`GET /app/jobs/{job_id}`): page generation or a deploy. Jobs are forgotten ten minutes
- * after they end. Timestamps are `YYYY-MM-DD HH:MM:SS` UTC.
- */
-export interface Job {
-  job_id: string;
-  type: "generate" | "deploy";
-  status: JobStatus;
-  /** Why the job did not end `done`; null while running and when done. */
-  error: string | null;
-  site_id: string | null;
-  /** The page version produced (generation jobs). */
-  version_id: string | null;
-  /** Set once the job ended. */
-  finished_at: string | null;
-  /** When pages are generated one after another: the next page's job, set once this one is `done`. */
-  next_job_id: string | null;
-  /** The deploy run (deploy jobs). */
-  run_id: string | null;
-  /** Generation jobs: the project type asked for. */
-  mode?: ProjectType;
-  /** Generation jobs: the pages asked for besides the landing page. */
-  pages?: Exclude<PageKind, "template">[];
-  /** Generation jobs: the page this job writes. */
-  kind?: PageKind;
-  [field: string]: unknown;
-}
-
+export type JobStatus = ContractJobStatus;
+/** A job (`GET /app/jobs/{job_id}`): page generation or a deploy. Forgotten ten minutes after it ends. */
+export type Job = ContractJob;
 /**
  * One event of a job stream, in this order: `meta` (the job when following started), `delta`s
  * (`i` counts from 0 without gaps; `t` is the text written: page HTML, or build log for a
- * deploy), then `done`, or `error` for a job that ended `error`, `cancelled` or `aborted`
- * (`job.error` says why).
+ * deploy), then `done`, or `error` for a job that ended `error`, `cancelled` or `aborted`.
  */
-export type JobStreamEvent =
-  | { type: "meta"; job: Job }
-  | { type: "delta"; i: number; t: string }
-  | { type: "done"; job: Job }
-  | { type: "error"; job: Job };
+export type JobStreamEvent = JobEvent;
 
 /** What `jobs.wait()` answers. */
 export interface JobResult {
@@ -234,157 +115,43 @@ export interface JobResult {
   text: string;
 }
 
-export type PlanPage = "about" | "faq" | "auth";
-
+export type PlanPage = ContractPlanPage;
 /** Body of `POST /app/sites/{site_id}/generate`: a plan (`mode`, `pages`) or one page (`kind`). */
-export interface GenerateInput {
-  /** One page to remake; needs a plan already. */
-  kind?: PageKind;
-  /** The project type; with `pages`, a full plan. */
-  mode?: ProjectType;
-  /** Pages besides the landing page; not for `landing`. */
-  pages?: PlanPage[];
-  /** A community forum for registered people (saas, website). */
-  community?: boolean;
-  /** Wishes for the pages, at most 2000 characters; not saved with the project. */
-  instructions?: string;
-  /** With `kind: "template"`: remake the landing page, keep the type. With a full plan: change the type. */
-  regenerate?: boolean;
-}
-
+export type GenerateInput = ContractGenerateInput;
 /** `202` answer of `POST /app/sites/{site_id}/generate`. */
-export interface GenerationStarted {
-  /** The first page's job; each done job names the next in `next_job_id`. */
-  job_id: string;
-  status: "running";
-  mode: ProjectType;
-  pages: PlanPage[];
-  /** The pages this generation writes, in order. */
-  generating: PageKind[];
-}
+export type GenerationStarted = ContractGenerationStarted;
 
 /** A page version as listed (no HTML). */
-export interface PageVersion {
-  id: string;
-  kind: PageKind;
-  name: string;
-  source: "generated" | "custom";
-  /** The design it was rendered in; null for custom HTML. */
-  design: string | null;
-  created_at: string;
-  current: boolean;
-}
-
+export type PageVersion = ContractPageVersion;
 /** A page version read singly. */
-export interface PageVersionDetail extends PageVersion {
-  html: string;
-}
-
+export type PageVersionDetail = ContractPageVersionDetail;
 /** Body of `POST /app/sites/{site_id}/versions`. */
-export interface CreatePageVersionInput {
-  kind: PageKind;
-  /** At most 5 MB. */
-  html: string;
-  /** What changed. */
-  name: string;
-}
+export type CreatePageVersionInput = ContractCreatePageVersionInput;
 
 /** Answer of `GET /app/subdomain-check`. */
-export type SlugCheck = { available: true } | { available: false; reason: "invalid" | "reserved" | "taken" };
-
+export type SlugCheck = ContractSlugCheck;
 /** Answer of `POST /app/sites/{site_id}/slug`. */
-export interface SlugView {
-  slug: string;
-  /** `https://<slug>.{sites_domain}`. */
-  url: string;
-}
-
+export type SlugView = ContractSlugView;
 /** Body of `POST /app/sites/{site_id}/publish`. */
-export interface PublishInput {
-  /** Opens the community forum; on by default when the site was generated with `community: true`. */
-  discourse?: boolean;
-}
-
+export type PublishInput = ContractPublishInput;
 /** Answer of `POST /app/sites/{site_id}/publish` and `…/publish-page`. */
-export interface PublishResult {
-  /** The site's address. */
-  url: string;
-  /** Pages live on the site, by kind (`template` is the landing page at `/`). */
-  pages: PageKind[];
-}
+export type PublishResult = ContractPublishResult;
 
 /** Someone who registered on a published site (`GET /app/sites/{site_id}/members`); never a password. */
-export interface MemberView {
-  id: string;
-  site_id: string;
-  email: string;
-  created_at: string;
-  last_sign_in_at: string | null;
-}
+export type MemberView = Member;
 
 /** Kinds of DNS record a custom domain needs. */
-export type DnsRecordType = "CNAME" | "A" | "AAAA" | "TXT";
-
+export type DnsRecordType = ContractDnsRecordType;
 /** One DNS record to add at the domain's DNS provider. */
-export interface DnsRecord {
-  type: DnsRecordType;
-  /** The full name (`www.example.com`, `_reposite.example.com`). */
-  name: string;
-  /** The name relative to the zone, as most providers' forms ask for it (`www`, `@`, `_reposite`). */
-  host: string;
-  value: string;
-  /** Why it is needed, for a person. */
-  purpose: string;
-}
-
+export type DnsRecord = DnsRecordView;
 /** A project's custom domain (`domain` null when it has none). */
-export interface DomainView {
-  /** Lower case ASCII, punycode for internationalised names. */
-  domain: string | null;
-  /** The same name as people write it (`bücher.example`). */
-  domain_unicode: string | null;
-  /** A bare domain (`example.com`): A/AAAA and TXT records instead of a CNAME. */
-  apex: boolean;
-  records: DnsRecord[];
-  /** DNS was found pointing here: the domain serves the project and gets its certificate. */
-  verified: boolean;
-  verified_at: string | null;
-}
-
+export type DomainView = ContractDomainView;
 /** `GET /app/sites/{site_id}/domain`. */
-export interface DomainReadView extends DomainView {
-  /** The site answers on the domain, its app at `/app/` too. */
-  live: boolean;
-  /** Where it answered (`https://www.example.com/`), or null. */
-  live_url: string | null;
-  /** Why it is not live, or null. */
-  live_reason: string | null;
-}
-
+export type DomainReadView = ContractDomainReadView;
 /** One record as a DNS check saw it. */
-export interface DnsCheckRecord {
-  type: DnsRecordType;
-  name: string;
-  /** What it should be; null for records that should not be there. */
-  expected: string | null;
-  found: string[];
-  ok: boolean;
-  /** The proxying DNS provider whose addresses were found (`Cloudflare`). */
-  proxied_by?: string;
-  /** DNS could not be asked (`ESERVFAIL`, `ETIMEOUT`, …). */
-  error?: string;
-}
-
+export type DnsCheckRecord = ContractDnsCheckRecord;
 /** `POST /app/sites/{site_id}/domain/verify`. */
-export interface DomainVerifyView extends DomainView {
-  dns: {
-    /** Every record needed was found, pointing here. */
-    found: boolean;
-    /** What was found and what is missing, with what to do next. */
-    message: string;
-    records: DnsCheckRecord[];
-  };
-}
+export type DomainVerifyView = ContractDomainVerifyView;
 
 export type * from "./types/deployment.js";
 export type * from "./types/billing.js";

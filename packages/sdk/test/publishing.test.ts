@@ -17,7 +17,7 @@ let other: RepositeClient;
 
 beforeAll(async () => {
   github = await startFakeGitHub({
-    repos: [{ owner: "acme", name: "notebook", description: "Notes for data science", topics: ["jupyter"], readme: "# Notebook\n\nNotes that run.\n" }],
+    repos: [{ owner: "acme", name: "notebook", description: "Notes for data science", topics: ["jupyter"], readme: "# Notebook\n\nNotes that run.\n\n## FAQ\n\n### Does it run offline?\n\nYes, everything runs on your machine.\n" }],
   });
   dataDir = await mkdtemp(join(tmpdir(), "reposite-sdk-publish-"));
   server = await startServer({
