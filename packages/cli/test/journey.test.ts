@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startServer, type RunningServer } from "@reposite/server";
 import { createMemoryContainerRuntime, startFakeGitHub, type FakeGitHub, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, cli, runCli } from "./run-cli.js";
+import { assertBuilt, BIN, cli, runCli } from "./run-cli.js";
 import { personReadsCode } from "./person.js";
 
 // The real binary against a real server (in this process, on a socket), with a loopback GitHub and
@@ -190,6 +190,18 @@ describe("deploy, logs, env, status (in-memory container runtime)", () => {
     const human = await reposite(["status", "notes"]);
     expect(human.stdout).toMatch(/^app\s+running$/m);
     expect(human.stdout).toMatch(/^last deploy\s+done at .* UTC$/m);
+  });
+
+  it("on a terminal, deploy --follow keeps a progress line under the log; in a pipe there is none", async () => {
+    // `script` runs the binary on a pseudo-terminal, as a person's shell does.
+    const line = [process.execPath, BIN, "deploy", "notes", "--follow"].map((word) => `'${word}'`).join(" ");
+    const onTerminal = runCli([], env, { command: ["script", "-qfec", line, "/dev/null"] });
+    expect(await onTerminal.exit).toBe(0);
+    const { stdout } = onTerminal.output();
+    printed.push(stdout);
+    expect(stdout).toMatch(/\r\x1b\[KDeploying notebook · \w+ · 0:\d\d · \d+ log lines/);
+    expect(stdout).toContain("Step 1/3 : FROM node:22");
+    expect(stdout).toMatch(/\r\x1b\[K✓ Deployed: http:\/\/notes\.sites\.test\/app\//);
   });
 
   it("logs prints the app's output, --tail cuts it, -f follows new lines until interrupted", async () => {

@@ -24,9 +24,11 @@ export interface CliRun {
  * Runs `reposite <args>` in its own process. `env` is all the environment it gets besides PATH and
  * HOME-like basics: no REPOSITE_* leaks in from the test's own environment.
  */
-export function runCli(args: string[], env: Record<string, string>, options: { bin?: string; stdin?: string } = {}): CliRun {
+export function runCli(args: string[], env: Record<string, string>, options: { bin?: string; stdin?: string; command?: string[] } = {}): CliRun {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("REPOSITE_") && key !== "XDG_CONFIG_HOME"));
-  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+  // `command` runs something else that runs the binary (`script`, for a terminal).
+  const [program, ...words] = options.command ?? [process.execPath, options.bin ?? BIN, ...args];
+  const child = spawn(program!, words, {
     env: { ...base, NO_COLOR: "1", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
