@@ -120,3 +120,18 @@ it("billing, members, repohost and subdomains", async () => {
     ["GET /app/subdomain-check?slug=rocket", undefined],
   ]);
 });
+
+it("takes the contract's types only: no runtime import of @reposite/contract (or zod) anywhere in the SDK", async () => {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const src = new URL("../src/", import.meta.url);
+  const files = (await readdir(src, { recursive: true })).filter((file) => file.endsWith(".ts"));
+  let typeImports = 0;
+  for (const file of files) {
+    const source = await readFile(new URL(file, src), "utf8");
+    for (const [statement] of source.matchAll(/^(?:import|export)\b[^;]*?from\s+"(?:@reposite\/contract|zod)[^"]*";/gms)) {
+      expect(statement, file).toMatch(/^(import|export) type\b/);
+      typeImports++;
+    }
+  }
+  expect(typeImports).toBeGreaterThan(0);
+});
