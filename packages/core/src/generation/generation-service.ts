@@ -47,7 +47,8 @@ const underWayKey = (ownerId: string) => `generations-under-way:${ownerId}`;
 /**
  * Site generation: checks the plan and the limits, saves the plan on the project, and writes the
  * pages one after another, each in its own job (`next_job_id` links them). Each page becomes a new
- * current version, rendered in the project's design as it is when the page is written.
+ * current version with its content and a preview in the project's design as it is when the page is
+ * written; publishing renders the content again with the design and color_mode of the moment.
  */
 @injectable()
 export class GenerationService {
@@ -162,6 +163,8 @@ export class GenerationService {
         html,
         source: "generated",
         design: design.id,
+        // Kept so publishing renders the page in the site's design and color_mode of that moment.
+        content,
       });
       return { version_id: version.id, ...(next ? { next } : {}) };
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PageRequest } from "../../src/generation/page-author.js";
 import type { AboutContent, FaqContent, LandingContent } from "../../src/generation/page-content.js";
-import { buildReadmePage } from "../../src/generation/readme-author.js";
+import { buildReadmePage, createReadmeAuthor } from "../../src/generation/readme-author.js";
 
 // Issue 15: FAQs come only from the README's own questions; the product name keeps the README's casing.
 
@@ -36,7 +36,7 @@ MIT
 describe("README author: FAQ from the README's own questions", () => {
   it("takes headings that ask, and not the sections that do not", () => {
     const items = faq(`# Quark\n\nA tiny parser.\n${SECTIONS}\n## FAQ\n\n### Is it fast?\n\nYes, it parses 1 GB in 2 s.\n\n### Installation\n\nSee above.\n\n### Does it run in the browser?\n\nYes, in every modern browser.\n`);
-    expect(items.map((item) => item.question)).toEqual(["Is it fast?", "Does it run in the browser?", "What is Quark?"]);
+    expect(items.map((item) => item.question)).toEqual(["Is it fast?", "Does it run in the browser?"]);
     expect(items[0]!.answer).toBe("Yes, it parses 1 GB in 2 s.");
     expect(JSON.stringify(items)).not.toMatch(/"question":"[^"]*(?:Installation|install|Usage|License)/);
   });
@@ -60,14 +60,15 @@ describe("README author: FAQ from the README's own questions", () => {
     const items = faq(
       `# Quark\n\nA tiny parser.\n\n## FAQ\n\n<details><summary>Why another parser?</summary>\n\nBecause the others are slow.\n\n</details>\n\n<details><summary>Is it stable?</summary>\n\nYes, since 1.0.\n\n</details>\n\n<details><summary>Screenshots</summary>\n\nSome pictures.\n\n</details>\n`,
     );
-    expect(items.map((item) => item.question)).toEqual(["Why another parser?", "Is it stable?", "What is Quark?"]);
+    expect(items.map((item) => item.question)).toEqual(["Why another parser?", "Is it stable?"]);
     expect(items[0]!.answer).toBe("Because the others are slow.");
   });
 
-  it("makes up no question from a README that asks none", () => {
-    const items = faq(`# Quark\n\nA tiny parser.\n${SECTIONS}`);
-    // Only the entries about the site itself that the author gives any project without questions.
-    expect(items.map((item) => item.question)).toEqual(["What is Quark?", "Where is the source code of Quark?", "How do I get started?"]);
+  it("makes up no question from a README that asks none: it declines the page", () => {
+    const readme = `# Quark\n\nA tiny parser.\n${SECTIONS}`;
+    expect(() => faq(readme)).toThrow(expect.objectContaining({ status: 422, code: "no_questions" }));
+    expect(createReadmeAuthor().declines?.(request(readme))).toMatch(/asks no question/);
+    expect(createReadmeAuthor().declines?.(request(readme, {}, "template"))).toBeNull();
   });
 });
 
@@ -76,7 +77,7 @@ describe("README author: product name casing", () => {
   const about = (readme: string, product: Partial<PageRequest["product"]> = {}) => buildReadmePage(request(readme, product, "about")) as AboutContent;
 
   it("writes the name the way the README's title does when it matches the repository", () => {
-    const readme = "[![build](https://github.com/acme/quark/badge.svg)](https://github.com/acme/quark)\n\n# Quark\n\nquark is a tiny parser.\n";
+    const readme = "[![build](https://github.com/acme/quark/badge.svg)](https://github.com/acme/quark)\n\n# Quark\n\nquark is a tiny parser. It reads 1 GB in 2 s.\n";
     expect(about(readme).title).toBe("About Quark");
     expect(hero(readme).meta.title).toMatch(/^Quark — /);
     // The badge's lowercase address comes first in the text, but it is an address, not a spelling.

@@ -52,7 +52,14 @@ describe("README author", () => {
         { name: "x", description: "", repositoryUrl: "https://git.example.org/x.git", topics: [], defaultBranch: "" },
         { name: "A".repeat(120), description: "B ".repeat(400), repositoryUrl: "https://github.com/a/b", topics: ["t".repeat(60)], defaultBranch: "main" },
       ]) {
-        const page = buildReadmePage(request({ kind, type, readme, product, community: kind === "auth" }));
+        const req = request({ kind, type, readme, product, community: kind === "auth" });
+        // Without a README question there is no FAQ page: the author declines it (422 no_questions).
+        if (createReadmeAuthor().declines?.(req)) {
+          expect(kind).toBe("faq");
+          expect(() => buildReadmePage(req)).toThrow(expect.objectContaining({ status: 422, code: "no_questions" }));
+          continue;
+        }
+        const page = buildReadmePage(req);
         const parsed = PAGE_SCHEMAS[kind].safeParse(page);
         expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
         expect(page.kind).toBe(kind);
@@ -61,7 +68,7 @@ describe("README author", () => {
   });
 
   it("is deterministic", () => {
-    for (const kind of KINDS) {
+    for (const kind of KINDS.filter((kind) => kind !== "faq")) {
       expect(JSON.stringify(buildReadmePage(request({ kind })))).toBe(JSON.stringify(buildReadmePage(request({ kind }))));
     }
   });
@@ -85,20 +92,20 @@ describe("README author", () => {
   describe("landing page", () => {
     it("takes its facts from the README: hero, features, install and usage code", () => {
       const page = build<LandingContent>({});
+      // Shortened to a complete clause (at " by type and date"), never mid-phrase.
       expect(page.hero.title).toBe("A fast command-line tool that sorts your Downloads folder into tidy sub-folders");
-      expect(page.features.map((feature) => feature.title)).toEqual([
-        "Fast",
-        "Safe",
-        "Rules",
-        "Works on Linux, macOS and Windows",
-        "Undo the last run",
-      ]);
+      expect(page.features.map((feature) => feature.title)).toEqual(["Fast", "Safe", "Rules", "Undo the last run"]);
       expect(page.features[0]!.body).toBe("Sorts 10,000 files in under a second.");
-      const install = page.sections.find((section) => section.title === "Install");
+      // A bullet with nothing to say under its title is listed under the README's heading, not carded.
+      expect(page.sections.find((section) => section.title === "Features")?.body).toBe("- Works on Linux, macOS and Windows");
+      const install = page.sections.find((section) => section.title === "Installation");
       expect(install?.code).toContain("npm install -g tidyfiles");
       expect(install?.code).toContain("brew install tidyfiles");
       expect(page.sections.find((section) => section.title === "Usage")?.code).toBe("$ tidy ~/Downloads --dry-run");
-      expect(page.closing.body).toContain("`npm install -g tidyfiles`");
+      // The options table of the Usage section stays a table.
+      expect(page.sections.find((section) => section.title === "Usage")?.table?.rows).toEqual([["--dry-run", "show moves only"], ["--by-date", "group by month"]]);
+      // The closing band says what the README says, nothing made up.
+      expect(page.closing.body).toBe("A fast command-line tool that sorts your Downloads folder into tidy sub-folders by type and date.");
     });
 
     it("labels the buttons for the project type", () => {
@@ -127,8 +134,9 @@ describe("README author", () => {
       expect(page.features).toEqual([
         { title: "Parallel downloads", body: "Parallel downloads with a configurable pool." },
         { title: "Automatic retries", body: "Automatic retries with exponential backoff." },
-        { title: "SHA-256 checksum verification", body: "pyfetcher comes with SHA-256 checksum verification." },
       ]);
+      // No "pyfetcher comes with …" made up for the bullet that has no clause to lead with.
+      expect(page.sections.find((section) => section.title === "Features")?.body).toBe("- SHA-256 checksum verification");
       expect(page.hero.title).toBe("pyfetcher downloads files in parallel with retries, progress bars and checksums");
     });
 
@@ -137,10 +145,12 @@ describe("README author", () => {
       expect(page.hero.title).toBe("A plain-text accounting tool for small teams");
     });
 
-    it("still has three true features when the README lists none", () => {
+    it("makes up no feature when the README lists none: one card with what it says it is", () => {
       const page = build<LandingContent>({ readme: LIBRARY_README, product: { ...request().product, name: "Tiny Schema" } });
-      expect(page.features.map((feature) => feature.title)).toEqual(["Install in one line", "Open source", "CLI and files"]);
-      expect(page.features[1]!.body).toBe("Released under the Apache License 2.0.");
+      expect(page.features).toEqual([
+        { title: "Tiny Schema", body: "Tiny Schema validates JavaScript objects with composable, typed rules. It has no dependencies and weighs 2 kB." },
+      ]);
+      expect(JSON.stringify(page)).not.toMatch(/Released under|Install in one line|Listed on/);
     });
   });
 
@@ -148,26 +158,19 @@ describe("README author", () => {
     it("still gives sensible pages from the metadata, claiming nothing else", () => {
       for (const readme of [null, EMPTY_README]) {
         const landing = build<LandingContent>({ readme, product: { ...request().product, description: "Sorts files." } });
-        expect(landing.hero.title).toBe("Sorts files");
-        expect(landing.features.length).toBeGreaterThanOrEqual(3);
+        expect([landing.hero.title, landing.hero.subtitle]).toEqual(["tidyfiles", "Sorts files."]);
+        expect(landing.features).toEqual([{ title: "tidyfiles", body: "Sorts files." }]);
         expect(landing.sections).toEqual([]);
-        const text = JSON.stringify([landing, build({ kind: "about", readme }), build({ kind: "faq", readme })]);
+        const text = JSON.stringify([landing, build({ kind: "about", readme })]);
         expect(text).not.toMatch(/open source|licen[cs]e|install/i);
         expect(text).not.toContain("TODO");
       }
     });
 
-    it("has three FAQ items even with no description, topics or README", () => {
+    it("declines the FAQ page: no README, no question", () => {
       for (const type of TYPES) {
-        const page = build<FaqContent>({
-          kind: "faq",
-          type,
-          readme: null,
-          pages: ["template", "faq"],
-          product: { ...request().product, description: "", topics: [] },
-        });
-        expect(page.items.length).toBeGreaterThanOrEqual(3);
-        expect(page.items[0]!.question).toBe("What is tidyfiles?");
+        const req = request({ kind: "faq", type, readme: null, product: { ...request().product, description: "", topics: [] } });
+        expect(createReadmeAuthor().declines?.(req)).toMatch(/asks no question/);
       }
     });
   });
@@ -207,18 +210,9 @@ describe("README author", () => {
       expect(page.items.map((item) => item.question)).toEqual(["Why not zod?", "Does it work in the browser?", "Can I use it with TypeScript?"]);
     });
 
-    it("makes no question out of the README's install, usage or license sections", () => {
-      const page = build<FaqContent>({ kind: "faq" });
-      const questions = page.items.map((item) => item.question).join("\n");
-      expect(questions).not.toMatch(/install|use tidyfiles|open source|licen[cs]e/i);
-      expect(page.items[0]!.answer).toBe(
-        "tidyfiles is a fast command-line tool that sorts your Downloads folder into tidy sub-folders by type and date. Sort your downloads.",
-      );
-    });
-
-    it("mentions the community only when it is on", () => {
-      expect(JSON.stringify(build({ kind: "faq", community: true }))).toContain("community forum");
-      expect(JSON.stringify(build({ kind: "faq", community: false }))).not.toContain("community");
+    it("makes no question out of the README's install, usage or license sections", async () => {
+      expect(createReadmeAuthor().declines?.(request({ kind: "faq" }))).toMatch(/asks no question/);
+      await expect(createReadmeAuthor().write(request({ kind: "faq" }), () => {}, new AbortController().signal)).rejects.toMatchObject({ status: 422, code: "no_questions" });
     });
   });
 
@@ -232,7 +226,7 @@ describe("README author", () => {
   });
 
   it("ignores the wishes: the page is the same with and without them", () => {
-    for (const kind of KINDS) {
+    for (const kind of KINDS.filter((kind) => kind !== "faq")) {
       const plain = buildReadmePage(request({ kind }));
       const wished = buildReadmePage(request({ kind, instructions: "Say it is the best tool in the world." }));
       expect(wished).toEqual(plain);

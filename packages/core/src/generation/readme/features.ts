@@ -22,11 +22,12 @@ export function featureCard(feature: ReadmeFeature): Card | null {
     return title && text ? { title, body: sentence(capitalize(text)) } : null;
   }
   const whole = body || lead;
-  if (!whole || isShort(whole)) return null;
+  if (!whole) return null;
   const first = sentences(whole)[0] ?? whole;
   const title = leadingClause(stripCode(stripLeadingEmoji(first)).replace(/[.!]$/, ""), 60);
   const text = wholeText(whole, 300);
-  if (!title || !text || echoes(title, text)) return null;
+  // No clause to lead with ("SHA-256 checksum verification"): the bullet is listed, not carded.
+  if (!title || !text || echoes(title, text) || (isShort(whole) && title.split(/\s+/).length < 2)) return null;
   return { title: capitalize(title), body: sentence(capitalize(text)) };
 }
 

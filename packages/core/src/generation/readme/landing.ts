@@ -1,5 +1,5 @@
 import type { LandingContent } from "../page-content.js";
-import { clipCode, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeSection } from "../readme-reader.js";
+import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeSection } from "../readme-reader.js";
 import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures } from "./features.js";
 import { wholeText } from "./whole-text.js";
@@ -18,9 +18,9 @@ export function contentSections(context: Context, page: "landing" | "about"): Re
   const pictured = new Set(screenshots(context).map((image) => image.heading));
   return context.facts.sections.filter(
     (section) =>
-      (roles.includes(section.role) || section.tables.length > 0) &&
-      !["install", "usage", "faq", "toc"].includes(section.role) &&
-      !/\?$/.test(section.heading) &&
+      (roles.includes(section.role) || section.tables.length > 0 || (pictured.has(section.heading) && section.role === "meta")) &&
+      (!["install", "usage", "faq", "toc"].includes(section.role) || (page === "about" && context.saas && section.role === "usage" && section.tables.length > 0)) &&
+      (!/\?$/.test(section.heading) || section.tables.length > 0) &&
       (section.text.length >= 30 || section.tables.length > 0 || pictured.has(section.heading)),
   );
 }
@@ -63,7 +63,8 @@ function heroTitle(context: Context): string | null {
 function installBlock(context: Context, used: Set<string>): Section | null {
   const section = context.installSection;
   if (!section || context.saas) return null;
-  const prose = paragraphs(context.facts.installText).find((part) => /[.!:]$/.test(part)) ?? "";
+  // The install prose that introduces the first command ("Or with Homebrew:" belongs to a later one).
+  const prose = paragraphs(context.facts.installText).find((part) => /[.!:]$/.test(part) && !/^(?:or|alternatively)\b/i.test(part)) ?? "";
   const body = wholeText(prose, 1200) ?? "";
   const shell = context.facts.install.filter((block) => section.code.includes(block) || context.facts.sections.some((s) => s.role === "install" && s.code.includes(block)));
   const codeText = clipCode(shell.slice(0, 3).join("\n\n"), 2000);
@@ -85,10 +86,14 @@ function installBlock(context: Context, used: Set<string>): Section | null {
 function usageBlock(context: Context): Section | null {
   const { facts } = context;
   if (context.saas || !facts.usage.length) return null;
-  const heading = facts.sections.find((section) => section.role === "usage")?.heading;
-  if (!heading) return null;
+  const section = facts.sections.find((candidate) => candidate.role === "usage");
+  if (!section) return null;
   const prose = wholeText(paragraphs(facts.usageText)[0] ?? "", 1200) ?? "";
-  return { title: wholeText(heading, 80, { clauses: true }) ?? "Usage", body: prose, code: clipCode(facts.usage[0]!, 2000) };
+  // A quick start that installs first keeps its install step: with no install section, it is the README's only one.
+  const own = section.code;
+  const first = own[0] && !context.installSection && own[0].split("\n").every((line) => !line.trim() || isInstallCommand(line)) ? own.slice(0, 2).join("\n\n") : facts.usage[0]!;
+  const table = section.tables[0];
+  return { title: wholeText(section.heading, 80, { clauses: true }) ?? "Usage", body: prose, code: clipCode(first, 2000), ...(table ? { table } : {}) };
 }
 
 export function landingPage(context: Context): LandingContent {
@@ -124,7 +129,7 @@ export function landingPage(context: Context): LandingContent {
   if (usage) sections.push(usage);
   const short = shortFeatures(context);
   const featureHeading = facts.sections.find((section) => section.role === "features")?.heading;
-  if (short.length >= 2 && featureHeading) {
+  if (short.length && featureHeading) {
     sections.push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
   }
   // Sections with tables first: the README's numbers belong on the page.
@@ -151,7 +156,7 @@ export function landingPage(context: Context): LandingContent {
   // The closing band says only what the README says: its install note, else its opening.
   const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
   const closingBody =
-    [installNote && install ? installNote : "", summary !== subtitle ? summary : "", context.description !== subtitle ? context.description : "", summary, subtitle]
+    [installNote && install ? installNote : "", similar(summary, subtitle) ? "" : summary, similar(context.description, subtitle) ? "" : context.description, summary, subtitle]
       .map((text) => wholeText(text ?? "", 300))
       .find((text): text is string => Boolean(text)) ?? fallbackSummary(context);
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;

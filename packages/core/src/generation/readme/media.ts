@@ -146,7 +146,8 @@ export function scanMedia(source: string, addresses: RepositoryAddresses | null)
   };
 
   for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
+    // Bounded work on any input: a real line with pictures and links is short.
+    const line = lines[index]!.slice(0, 4000);
     const fenceMark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
       if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
@@ -164,7 +165,7 @@ export function scanMedia(source: string, addresses: RepositoryAddresses | null)
 
     // Markdown pictures, linked or not, then links.
     const logoHint = heading === null && /<h1\b/i.test(line);
-    for (const match of line.matchAll(/(\[\s*)?!\[([^\]]*)\]\(\s*(<[^>]+>|[^)\s]+)(?:\s+["'][^"']*["'])?\s*\)(?:\s*\]\(\s*([^)\s]+)[^)]*\))?/g)) {
+    for (const match of line.matchAll(/(\[\s*)?!\[([^\]]{0,300})\]\(\s*(<[^>]{1,2048}>|[^)\s]{1,2048})(?:\s+["'][^"']{0,300}["'])?\s*\)(?:\s*\]\(\s*([^)\s]{1,2048})[^)]{0,300}\))?/g)) {
       addImage(match[3]!, match[2]!, match[4] ?? htmlLink, logoHint);
     }
     for (const match of line.matchAll(/(\[\s*)?!\[([^\]]*)\]\[([^\]]*)\](?:\s*\]\(\s*([^)\s]+)[^)]*\))?/g)) {
@@ -181,7 +182,7 @@ export function scanMedia(source: string, addresses: RepositoryAddresses | null)
         if (src) addImage(src, attribute(text, "alt") ?? "", htmlLink, logoHint || (heading === null && Number(attribute(text, "width") ?? "999") <= 256));
       }
     }
-    for (const match of line.matchAll(/(?<!!)\[((?:[^\][]|!\[[^\]]*\]\([^)]*\))+)\]\(\s*([^)\s]+)[^)]*\)/g)) {
+    for (const match of line.matchAll(/(?<!!)\[((?:!\[[^\]\n]{0,300}\]\([^)\s]{0,2048}\)|[^\][!\n]|!(?!\[)){1,400})\]\(\s*([^)\s]{1,2048})[^)]{0,300}\)/g)) {
       if (!/^\s*!\[/.test(match[1]!)) addLink(match[1]!, match[2]!);
     }
     for (const match of line.matchAll(/<a\b[^>]*\shref\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) addLink(match[2]!, match[1]!);

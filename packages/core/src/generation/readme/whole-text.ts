@@ -26,7 +26,7 @@ export function balanced(text: string): boolean {
 
 /** Words a complete title or clause never ends with. */
 export const DANGLING =
-  /(?:^|\s)(?:and|or|nor|but|between|with|without|for|to|of|in|on|at|by|from|into|onto|via|using|the|a|an|your|its|their|our|my|as|than|that|which|who|whose|is|are|was|be|like|such|including|e\.g\.|i\.e\.|vs\.?|&|\+)$|[,;:(\[{–—-]$/i;
+  /(?:^|\s)(?:and|or|nor|but|between|with|without|for|to|of|in|on|at|by|from|into|onto|via|using|the|a|an|your|its|their|our|my|as|than|that|which|who|whose|like|such|including|e\.g\.|i\.e\.|vs\.?|&|\+)$|[,;:(\[{–—-]$/i;
 
 /** True when a text stops as if more were coming ("… between JPEG", "… and", "…,"). */
 export const endsDangling = (text: string) => DANGLING.test(text.trim());
