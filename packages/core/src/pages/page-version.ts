@@ -1,4 +1,5 @@
 import type { PageVersion, PageVersionDetail as ContractPageVersionDetail } from "@reposite/contract";
+import type { PageContent } from "../generation/page-content.js";
 import type { PageKind } from "../projects/project.js";
 
 // The page kinds, the 5 MB limit and the views are the HTTP contract's.
@@ -17,6 +18,12 @@ export interface PageVersionRecord {
   source: "generated" | "custom";
   /** The design the page was rendered in; null for custom HTML. */
   design: string | null;
+  /**
+   * A generated page's structured content. Publishing renders it again in the site's design and
+   * color_mode of the moment, so every page of a site always has one look; `html` is the preview
+   * made when it was written. Absent for custom HTML (published as written) and older versions.
+   */
+  content?: PageContent;
   created_at: string;
 }
 

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { createPageVersionSchema, makeVersionCurrentSchema, pageKindSchema } from "@reposite/contract";
 import { notFound, RepositeError } from "../errors.js";
+import type { PageContent } from "../generation/page-content.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
@@ -74,6 +75,8 @@ export class PageVersionsService {
     html: string;
     source: PageVersionRecord["source"];
     design: string | null;
+    /** A generated page's content, rendered again at each publish. */
+    content?: PageContent;
   }): Promise<PageVersionView> {
     const record: PageVersionRecord = {
       id: this.ids.newId("ver"),
@@ -84,6 +87,7 @@ export class PageVersionsService {
       html: input.html,
       source: input.source,
       design: input.design,
+      ...(input.content ? { content: input.content } : {}),
       created_at: formatTimestamp(this.clock.now()),
     };
     await this.storage.setItem(versionKey(record.id), record);

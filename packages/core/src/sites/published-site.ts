@@ -1,4 +1,4 @@
-import type { PageKind } from "../projects/project.js";
+import type { ColorMode, PageKind } from "../projects/project.js";
 
 /**
  * One file of a published site, ready to serve as is: the runtime answers from these bytes and
@@ -30,8 +30,14 @@ export interface PublishedSite {
   slug: string;
   /** Absolute address, `https://<slug>.<sites domain>`. */
   url: string;
-  /** The design the site's own pages (404, sign-in messages, forum) are drawn in. */
+  /** The design every generated page and the site's own pages (404, sign-in messages, forum) are drawn in. */
   design: string;
+  /**
+   * The project's color_mode when the site was published: every page has this appearance, and pages
+   * drawn later (one page published alone, forum, sign-in messages) take it too, so a site never
+   * mixes light and dark pages. Absent in snapshots made before it was kept.
+   */
+  color_mode?: ColorMode;
   name: string;
   /** Pages live on the site, by kind. */
   pages: PageKind[];

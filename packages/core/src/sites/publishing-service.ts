@@ -11,10 +11,10 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { SEARCH_NOTIFIER, type SearchNotifier } from "../ports/search-notifier.js";
-import { logoSource, type PageKind, type ProjectRecord } from "../projects/project.js";
+import { logoSource, type ColorMode, type PageKind, type ProjectRecord } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
-import { PAGE_PATHS, renderNotFoundPage, type SiteContext } from "../rendering/index.js";
+import { PAGE_PATHS, renderNotFoundPage, renderPage, type SiteContext } from "../rendering/index.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { renderPreviewImage } from "./preview-image.js";
@@ -44,9 +44,10 @@ export const siteLock = (siteId: string) => `publishing:${siteId}`;
 /**
  * Addresses and publishing. Publishing copies each page's current version into a snapshot
  * (`PublishedSite`) with everything the site serves: pages with link-preview and analytics tags,
- * the 404 page, `sitemap.xml`, `robots.txt`, the preview image and the search key file. The
- * runtime serves the snapshot as it is, so changes to pages or the design show only after the
- * next publish.
+ * the 404 page, `sitemap.xml`, `robots.txt`, the preview image and the search key file. Generated
+ * pages are rendered from their content at publish time, all in the project's one design and
+ * color_mode, so a site never mixes looks; custom HTML is published as written. The runtime serves
+ * the snapshot as it is, so changes to pages or the design show only after the next publish.
  *
  * Do not call these methods inside `ProjectStore.modify`: they take the project's lock themselves.
  */
@@ -131,13 +132,15 @@ export class PublishingService {
       const now = this.clock.now();
       const community = discourse ?? project.wizard?.community ?? false;
       const pages = records.map((record) => record.kind);
-      const design = designOf(project, records);
+      const look: SiteLook = { design: designOf(project), colorMode: project.color_mode };
+      const design = look.design;
+      const context = siteContext(project, pages, community, now, look.colorMode);
       const earlier = previous?.files ?? {};
 
       const files: Record<string, PublishedFile> = {};
       const add = (file: PublishedFile) => (files[file.path] = file);
-      for (const record of records) add(this.pageFile(project, url, record, earlier, now));
-      add(toFile("/404", HTML, renderNotFoundPage(design, siteContext(project, pages, community, now), { head: notFoundHead(project.ga_id) }), earlier, now));
+      for (const record of records) add(this.pageFile(project, url, record, look, context, earlier, now));
+      add(toFile("/404", HTML, renderNotFoundPage(design, context, { head: notFoundHead(project.ga_id) }), earlier, now));
       add(toFile("/robots.txt", TEXT, renderRobots(url), earlier, now));
       add(toFile("/sitemap.xml", XML, sitemapOf(url, files), earlier, now));
       const image = await renderPreviewImage({
@@ -162,6 +165,7 @@ export class PublishingService {
         slug,
         url,
         design: design.id,
+        color_mode: look.colorMode,
         name: project.name,
         pages,
         community,
@@ -176,7 +180,9 @@ export class PublishingService {
   }
 
   /**
-   * Puts one page's current version live; the rest of the site stays as last published.
+   * Puts one page's current version live; the rest of the site stays as last published. A generated
+   * page is drawn in the design and color_mode the site was last published with, so it matches the
+   * pages around it; a new design or color_mode reaches the site with the next whole publish.
    * `409 not_published` before the first publish, `409 nothing_to_publish` when the page has no version.
    */
   async publishPage(ownerId: string, siteId: string, input: unknown): Promise<PublishResult> {
@@ -192,12 +198,14 @@ export class PublishingService {
       if (!record) throw conflict(`The ${kind} page has no version to publish. Generate it or add one first.`, "nothing_to_publish");
       const now = this.clock.now();
       const files = { ...previous.files };
-      const page = this.pageFile(project, previous.url, record, previous.files, now);
-      files[page.path] = page;
       const pages = PAGE_KINDS.filter((each) => each === kind || previous.pages.includes(each));
+      const look: SiteLook = { design: findDesign(previous.design) ?? designOf(project), colorMode: previous.color_mode ?? project.color_mode };
+      const context = siteContext(project, pages, previous.community, now, look.colorMode);
+      const page = this.pageFile(project, previous.url, record, look, context, previous.files, now);
+      files[page.path] = page;
       const sitemap = toFile("/sitemap.xml", XML, sitemapOf(previous.url, files), previous.files, now);
       files[sitemap.path] = sitemap;
-      const site: PublishedSite = { ...previous, pages, files, published_at: iso(now), revision: previous.revision + 1 };
+      const site: PublishedSite = { ...previous, color_mode: look.colorMode, pages, files, published_at: iso(now), revision: previous.revision + 1 };
       await this.save(site, previous);
       this.notifySearch(site, changedPages(site, previous));
       return { url: site.url, pages };
@@ -309,9 +317,19 @@ export class PublishingService {
     if (previous) await this.sites.removeUnusedApartBodies(site.site_id, previous, site);
   }
 
-  private pageFile(project: ProjectRecord, url: string, record: PageVersionRecord, earlier: Record<string, PublishedFile>, now: Date): PublishedFile {
+  private pageFile(
+    project: ProjectRecord,
+    url: string,
+    record: PageVersionRecord,
+    look: SiteLook,
+    context: SiteContext,
+    earlier: Record<string, PublishedFile>,
+    now: Date,
+  ): PublishedFile {
     const path = PAGE_PATHS[record.kind];
-    const meta = pageMeta(record.html);
+    // A generated page is drawn now, in the site's look; custom HTML (and versions from before content was kept) as stored.
+    const body = record.source === "generated" && record.content ? renderPage(look.design, record.content, context) : record.html;
+    const meta = pageMeta(body);
     const head = siteHead({
       pageUrl: pageUrl(url, record.kind),
       siteUrl: url,
@@ -321,7 +339,7 @@ export class PublishingService {
       gaId: project.ga_id,
       noindex: !INDEXED.includes(record.kind),
     });
-    return toFile(path, HTML, injectHead(record.html, head), earlier, now);
+    return toFile(path, HTML, injectHead(body, head), earlier, now);
   }
 
   private siteChanged(slug: string): void {
@@ -369,21 +387,22 @@ function iso(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-/** The design the site's own pages are drawn in: the landing page's, so the 404 matches the pages. */
-function designOf(project: ProjectRecord, records: PageVersionRecord[]): Design {
-  const landing = records.find((record) => record.kind === "template")?.design;
-  return (
-    (landing ? findDesign(landing) : undefined) ??
-    findDesign(project.design) ??
-    pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics })
-  );
+/** The one design and appearance every generated page and the site's own pages are drawn in. */
+interface SiteLook {
+  design: Design;
+  colorMode: ColorMode;
 }
 
-function siteContext(project: ProjectRecord, pages: PageKind[], community: boolean, now: Date): SiteContext {
+/** The project's design, or the automatic pick from its repository when it names none. */
+function designOf(project: ProjectRecord): Design {
+  return findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
+}
+
+function siteContext(project: ProjectRecord, pages: PageKind[], community: boolean, now: Date, colorMode: ColorMode): SiteContext {
   return {
     name: project.name,
     logoUrl: logoSource(project),
-    colorMode: project.color_mode,
+    colorMode,
     type: project.wizard?.mode ?? "landing",
     repositoryUrl: project.repository.url,
     appPath: "/app/",

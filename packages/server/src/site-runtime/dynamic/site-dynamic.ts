@@ -317,7 +317,8 @@ function siteContext(site: PublishedSiteInfo, project: ProjectRecord | null, clo
   return {
     name: site.name,
     logoUrl: project ? logoSource(project) : "",
-    colorMode: project?.color_mode ?? "",
+    // The look the site was published with, so these pages match its others until the next publish.
+    colorMode: site.color_mode ?? project?.color_mode ?? "",
     type: project?.wizard?.mode ?? "landing",
     repositoryUrl: project?.repository.url ?? "",
     appPath: "/app/",
