@@ -26,7 +26,12 @@ await client.connect(transport);
 /** Calls a tool; a tool error ends the session with its message (it carries the API's code). */
 async function call(name, args) {
   console.log(`→ ${name} ${JSON.stringify(args)}`);
-  const result = await client.callTool({ name, arguments: args });
+  // Writing pages and building apps take minutes: the server reports progress, and each report
+  // restarts the client's request timeout (60 s by default).
+  const result = await client.callTool({ name, arguments: args }, undefined, {
+    onprogress: ({ message }) => message && console.log(`  … ${message}`),
+    resetTimeoutOnProgress: true,
+  });
   if (result.isError) {
     console.error(`✗ ${result.content.map((part) => part.text).join("\n")}`);
     await client.close();

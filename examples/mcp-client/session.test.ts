@@ -47,6 +47,8 @@ it("lists the tools, creates, generates and publishes through the MCP server, an
   });
   expect(stdout).toMatch(/^Tools: .*create_project.*generate_site.*publish_site/m);
   expect(stdout).toMatch(/^Pages written: template, about$/m);
+  // The server's progress reports, as the page chain went on.
+  expect(stdout).toMatch(/^ {2}… Writing template \(1 of 2\)\.$/m);
   const url = /^Published: (\S+)$/m.exec(stdout)?.[1];
   expect(url).toBe("http://rocket-cli.sites.test");
   const home = await getWithHost(`${server.url}/`, "rocket-cli.sites.test");

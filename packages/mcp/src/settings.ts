@@ -28,7 +28,7 @@ export function connectionFromEnv(env: NodeJS.ProcessEnv = process.env): Connect
 function missingToken(baseURL: string): string {
   return [
     "This MCP server has no Reposite token, so it cannot act for anyone.",
-    `Get one: sign in at ${baseURL}/account and create a token under Tokens (or get one by agent login, \`reposite login\`).`,
+    `Get one: sign in at ${baseURL}/account and create a token under Tokens.`,
     'Then put it in this server\'s entry of your MCP client config: "env": { "REPOSITE_TOKEN": "<token>", "REPOSITE_URL": "' + baseURL + '" }, and restart the client.',
   ].join(" ");
 }

@@ -49,7 +49,14 @@ it("creates a project, generates its pages to the end of the chain, publishes, a
   expect(project).toMatchObject({ name: "Notebook", repository: "https://github.com/acme/notebook" });
   expect(textOf(created)).toContain(project.id);
 
-  const generated = await mcp.call("generate_site", { site_id: project.id, mode: "website", pages: ["about", "faq"] });
+  const progress: string[] = [];
+  const generated = (await mcp.client.callTool(
+    { name: "generate_site", arguments: { site_id: project.id, mode: "website", pages: ["about", "faq"] } },
+    undefined,
+    { onprogress: (update) => void progress.push(update.message ?? "") },
+  )) as Awaited<ReturnType<McpSession["call"]>>;
+  // One report as each page starts (the last may cross the answer, and the client then drops it).
+  expect(progress.slice(0, 2)).toEqual(["Writing template (1 of 3).", "Writing about (2 of 3)."]);
   expect(generated.isError, textOf(generated)).toBeFalsy();
   const pages = (generated.structuredContent as { pages: { kind: string; status: string; version_id: string }[] }).pages;
   expect(pages.map((page) => [page.kind, page.status])).toEqual([

@@ -8,7 +8,8 @@ import { pagePlan, siteId } from "./inputs.js";
 
 /** One page as its generation job ended. */
 interface PageOutcome {
-  kind: PageKind | null;
+  /** The job's kind, else the page planned at that place in the chain. */
+  kind: NonNullable<Job["kind"]> | null;
   status: Job["status"];
   version_id: string | null;
   error: string | null;
@@ -35,7 +36,6 @@ export function registerGenerationTools(server: McpServer, connection: Connectio
     },
     async run({ site_id, ...input }, context) {
       const started = await context.client.sites.generate(site_id, input, { signal: context.signal });
-      await context.progress(`Writing ${started.generating.join(", ")}.`);
       const pages = await followChain(started.job_id, started.generating, context);
       const last = pages.at(-1)!;
       const result = { site_id, mode: started.mode, pages };
@@ -56,10 +56,12 @@ async function followChain(firstJobId: string, planned: PageKind[], { client, si
   const pages: PageOutcome[] = [];
   let jobId: string | null = firstJobId;
   while (jobId) {
+    // Said as each page starts, not as it ends: the MCP SDK's client drops a progress
+    // notification that arrives together with the answer.
+    await progress(`Writing ${planned[pages.length] ?? "the next page"} (${pages.length + 1} of ${planned.length}).`);
     const { job } = await client.jobs.wait(jobId, { signal });
     const kind = job.kind ?? planned[pages.length] ?? null;
     pages.push({ kind, status: job.status, version_id: job.version_id, error: job.error });
-    await progress(`${kind ?? "page"}: ${job.status}`);
     jobId = job.status === "done" ? job.next_job_id : null;
   }
   return pages;
