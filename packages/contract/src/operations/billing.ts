@@ -13,8 +13,6 @@ import {
   webhookReceiptSchema,
 } from "../schemas/billing.js";
 
-export * from "../schemas/billing.js";
-
 const TAG = "Payments";
 
 export const billingPrices = defineOperation({

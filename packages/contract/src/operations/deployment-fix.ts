@@ -3,8 +3,6 @@ import { deploymentSchema } from "../schemas/deployment.js";
 import { fixStartedSchema } from "../schemas/deployment-fix.js";
 import { siteParamsSchema } from "../schemas/projects.js";
 
-export * from "../schemas/deployment-fix.js";
-
 export const deploymentFix = defineOperation({
   id: "deployment.fix",
   method: "POST",

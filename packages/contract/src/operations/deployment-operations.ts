@@ -3,8 +3,6 @@ import { deploymentSchema } from "../schemas/deployment.js";
 import { logsQuerySchema, metricsSchema, resetDataInputSchema } from "../schemas/deployment-operations.js";
 import { siteParamsSchema } from "../schemas/projects.js";
 
-export * from "../schemas/deployment-operations.js";
-
 export const deploymentLogs = defineOperation({
   id: "deployment.logs",
   method: "GET",

@@ -12,8 +12,6 @@ import {
 } from "../schemas/deployment.js";
 import { siteParamsSchema } from "../schemas/projects.js";
 
-export * from "../schemas/deployment.js";
-
 const TAG = "App hosting";
 /** Every app call may answer this besides its own codes: the server hosts no apps. (A project that is not the caller's is `404`.) */
 const HOSTING_ERRORS = ["hosting_unavailable"] as const;

@@ -2,8 +2,6 @@ import { defineOperation } from "../operation.js";
 import { domainInputSchema, domainReadSchema, domainSchema, domainVerifySchema, tlsAskAnswerSchema, tlsAskQuerySchema } from "../schemas/domain.js";
 import { siteParamsSchema } from "../schemas/projects.js";
 
-export * from "../schemas/domain.js";
-
 const TAG = "Custom domain";
 
 export const domainSet = defineOperation({

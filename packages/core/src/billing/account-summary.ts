@@ -1,47 +1,14 @@
+import type { AccountSummary, ProductUse, PurchaseView } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { PRODUCTS, type Product } from "../ports/payments.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { BillingEntitlements } from "./entitlements.js";
 import { PriceList } from "./price-list.js";
-import { counts, type PurchaseRecord, type PurchaseStatus } from "./purchase.js";
+import { counts, type PurchaseRecord } from "./purchase.js";
 import { PurchaseStore } from "./purchase-store.js";
 
-/** One purchase as the account sees it. */
-export interface PurchaseView {
-  id: string;
-  product: Product;
-  /** `active`, `past_due` (a renewal failed; still counts until the subscription ends) or `ended`. */
-  status: PurchaseStatus;
-  /** Gives what it sells now (`active` or `past_due`). */
-  counts: boolean;
-  site_id: string;
-  /** The project's name; null when the project is gone (or no longer this account's). */
-  project_name: string | null;
-  /** Hosting: the project's app is set up; a domain: its project exists; memory and disk: their project exists. */
-  in_use: boolean;
-  /** Memory/disk: the size asked for, in units; others 1. */
-  units: number;
-  /** Memory/disk: the units this purchase pays for; others 1. */
-  quantity: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Per product: purchases that count (`seats`) and how many of them are in use (`used`); memory and disk add the units they pay for. */
-export interface ProductUse {
-  seats: number;
-  used: number;
-  units?: number;
-}
-
-/** `GET /billing/account/summary`. */
-export interface AccountSummary {
-  /** False: payments are off on this server, everything is free. */
-  payments: boolean;
-  products: Record<Product, ProductUse>;
-  /** Every purchase made (checkouts never paid are left out), newest first. */
-  purchases: PurchaseView[];
-}
+/** `GET /billing/account/summary` and its parts: the contract's shapes. */
+export type { AccountSummary, ProductUse, PurchaseView } from "@reposite/contract";
 
 /** What an account has bought, for which project, and what is in use. */
 @injectable()

@@ -1,3 +1,4 @@
+import type { CheckoutAnswer, ConfirmAnswer, ProductStatus } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { AccountsService } from "../accounts/accounts-service.js";
 import { CONFIG, type RepositeConfig } from "../config.js";
@@ -28,31 +29,8 @@ export const CHECKOUT_RETURN_PATH = "/account/billing/return";
 /** Where a person lands after leaving the payment page without paying. */
 export const CHECKOUT_CANCEL_PATH = "/account/billing/cancelled";
 
-/** `GET /billing/{product}` (embed and domain). */
-export interface ProductStatus {
-  /** The account has a purchase of it that counts (for `site_id`, when asked for one project). */
-  paid: boolean;
-  /** It must be paid before use (payments on and the product sold here). */
-  required: boolean;
-  price_label: string;
-}
-
-/** `POST /billing/{product}/checkout`. */
-export interface CheckoutAnswer {
-  id: string;
-  url: string;
-  /** Memory/disk: the size asked for, and the units this checkout charges (those not yet paid). */
-  units?: number;
-  quantity?: number;
-}
-
-/** `POST /billing/{product}/confirm`. */
-export interface ConfirmAnswer {
-  paid: boolean;
-  /** Memory/disk: the app and what it may use once paid (memory from its next deploy, disk at once). */
-  site_id?: string;
-  limit_mb?: number;
-}
+/** `GET /billing/{product}`, `POST …/checkout` and `POST …/confirm` answer the contract's shapes. */
+export type { ProductStatus, CheckoutAnswer, ConfirmAnswer } from "@reposite/contract";
 
 /** What a return page shows of a checkout session. */
 export interface SessionOutcome {

@@ -1,3 +1,4 @@
+import type { WebhookReceipt } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { RepositeError } from "../errors.js";
 import { PAYMENT_PROVIDER, WebhookRejected, type PaymentEvent, type PaymentProvider } from "../ports/payments.js";
@@ -6,12 +7,7 @@ import { PurchaseActivation } from "./purchase-activation.js";
 import { PurchaseStore } from "./purchase-store.js";
 
 /** What the webhook endpoint answers once an event is taken. */
-export interface WebhookReceipt {
-  received: true;
-  /** The event's id; `duplicate` when it had been handled before and changed nothing now. */
-  event_id: string;
-  duplicate: boolean;
-}
+export type { WebhookReceipt } from "@reposite/contract";
 
 /**
  * The provider's webhooks: the signature is checked by the provider over the raw body, then the

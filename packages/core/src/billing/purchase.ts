@@ -1,12 +1,11 @@
+import type { PurchaseStatus } from "@reposite/contract";
 import type { Product } from "../ports/payments.js";
 
 /**
- * Where a purchase stands. `pending`: a checkout was started, not paid yet. `active`: paid.
- * `past_due`: a renewal failed; the purchase still counts while the provider retries, until the
- * subscription ends. `ended`: cancelled or never paid for good; it no longer counts.
+ * Where a purchase stands (`pending`, `active`, `past_due`, `ended`): the contract's, as the
+ * account summary shows it.
  */
-export const PURCHASE_STATUSES = ["pending", "active", "past_due", "ended"] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+export { PURCHASE_STATUSES, type PurchaseStatus } from "@reposite/contract";
 
 /**
  * One thing bought for one project: hosting one app (`embed`), memory or disk units for one app,

@@ -1,31 +1,11 @@
+import type { DnsCheck, DnsCheckRecord } from "@reposite/contract";
 import type { DnsResolver } from "../ports/dns.js";
 import type { DomainName } from "./domain-name.js";
 import { ownershipName, ownershipValue, type DnsRecordType, type RecordTargets } from "./domain-records.js";
 import { dnsProxyOf, type DnsProxy } from "./proxy-ranges.js";
 
-/** One record as the check saw it. */
-export interface DnsCheckRecord {
-  type: DnsRecordType;
-  name: string;
-  /** What it should be; null for records that should not be there (addresses elsewhere). */
-  expected: string | null;
-  /** What DNS answered, in order ([] for none). */
-  found: string[];
-  ok: boolean;
-  /** Set when the addresses found are a proxying DNS provider's (`Cloudflare`). */
-  proxied_by?: string;
-  /** Set when DNS could not be asked (the resolver's error code, `ESERVFAIL`, `ETIMEOUT`, …). */
-  error?: string;
-}
-
-/** The answer of `POST …/domain/verify`'s `dns`. */
-export interface DnsCheck {
-  /** The records needed were all found, pointing here. */
-  found: boolean;
-  /** What was found and what is missing, in sentences, with what to do next. */
-  message: string;
-  records: DnsCheckRecord[];
-}
+/** What DNS answered for one record, and the whole check: the contract's shapes (`POST …/domain/verify`'s `dns`). */
+export type { DnsCheck, DnsCheckRecord } from "@reposite/contract";
 
 interface Answer<T> {
   values: T[];

@@ -1,18 +1,8 @@
+import type { DnsRecordType, DnsRecordView } from "@reposite/contract";
 import { relativeName, type DomainName } from "./domain-name.js";
 
-export type DnsRecordType = "CNAME" | "A" | "AAAA" | "TXT";
-
-/** One DNS record the person adds at their DNS provider. */
-export interface DnsRecordView {
-  type: DnsRecordType;
-  /** The full name, without a trailing dot (`www.example.com`, `_reposite.example.com`). */
-  name: string;
-  /** The same name relative to the zone, as most providers' forms ask for it (`www`, `@`, `_reposite`). */
-  host: string;
-  value: string;
-  /** Why it is needed, for a person. */
-  purpose: string;
-}
+/** One DNS record the person adds at their DNS provider: the contract's shape. */
+export type { DnsRecordType, DnsRecordView } from "@reposite/contract";
 
 /** Where the ownership TXT record of a domain lives. */
 export const OWNERSHIP_LABEL = "_reposite";

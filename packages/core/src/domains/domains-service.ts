@@ -1,5 +1,5 @@
+import { domainInputSchema, type DomainReadView, type DomainVerifyView, type DomainView } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
-import { z } from "zod";
 import { BillingEntitlements } from "../billing/entitlements.js";
 import { CONFIG, type RepositeConfig } from "../config.js";
 import { conflict, RepositeError } from "../errors.js";
@@ -14,44 +14,15 @@ import { ProjectsService } from "../projects/projects-service.js";
 import { PublishingService } from "../sites/publishing-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
-import { checkDns, type DnsCheck } from "./dns-check.js";
+import { checkDns } from "./dns-check.js";
 import { describeDomain, parseDomainName, siteHostOf } from "./domain-name.js";
 import { ownershipValue, recordsFor, type DnsRecordView, type RecordTargets } from "./domain-records.js";
 import { DomainStore, type DomainRecord } from "./domain-store.js";
 import { DomainTable } from "./domain-table.js";
 import { LiveCheck } from "./live-check.js";
 
-/** A project's domain as the API shows it (`domain` null when it has none). */
-export interface DomainView {
-  /** Lower case ASCII, punycode for internationalised names: what DNS and certificates use. */
-  domain: string | null;
-  /** The same name as people write it (`bücher.example`). */
-  domain_unicode: string | null;
-  /** A bare domain (`example.com`, `example.co.uk`): A/AAAA and TXT records instead of a CNAME. */
-  apex: boolean;
-  /** The DNS records to add. */
-  records: DnsRecordView[];
-  /** DNS was found pointing here: the domain serves the project and gets its certificate. */
-  verified: boolean;
-  verified_at: string | null;
-}
-
-/** `GET …/domain`: the domain with whether it answers now. */
-export interface DomainReadView extends DomainView {
-  /** The project's site answers on the domain (its app at `/app/` too). */
-  live: boolean;
-  /** Where it answered (`https://www.example.com/`), or null. */
-  live_url: string | null;
-  /** Why it is not live, for a person; null when it is. */
-  live_reason: string | null;
-}
-
-/** `POST …/domain/verify`: the domain and what DNS says now. */
-export interface DomainVerifyView extends DomainView {
-  dns: DnsCheck;
-}
-
-const domainInput = z.strictObject({ domain: z.string({ message: "domain is required (a name such as www.example.com)" }).max(1000) });
+/** What `PUT`, `GET` and `POST …/verify` of a project's domain answer: the contract's shapes. */
+export type { DomainView, DomainReadView, DomainVerifyView } from "@reposite/contract";
 
 /** One change to a project's domain at a time. */
 const siteDomainLock = (siteId: string) => `domain-site:${siteId}`;
@@ -131,7 +102,7 @@ export class DomainsService {
    */
   async set(ownerId: string, siteId: string, input: unknown): Promise<DomainView> {
     await this.load();
-    const { domain: typed } = parseInput(domainInput, input);
+    const { domain: typed } = parseInput(domainInputSchema, input);
     await this.projects.getOwned(ownerId, siteId);
     const name = parseDomainName(typed, this.config);
     if (name.apex && !this.config.publicIpv4 && !this.config.publicIpv6) {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { FixStarted } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { CONFIG, type RepositeConfig } from "../config.js";
 import { conflict, RepositeError } from "../errors.js";
@@ -26,13 +27,8 @@ import { createSecretMasker } from "./secret-masker.js";
 /** Attempts one `POST …/deployment/fix` makes at most, each a run. */
 export const FIX_ATTEMPTS = 3;
 
-/** Answer of `POST …/deployment/fix`: the fix's own job, which streams every attempt and its run's log. */
-export interface FixStarted {
-  job_id: string;
-  /** `model`: the language model writes each Dockerfile; `rules`: no model is configured, the fixes the diagnosis knows are applied. */
-  writer: "model" | "rules";
-  max_attempts: number;
-}
+/** Answer of `POST …/deployment/fix`: the contract's (the fix's own job, which streams every attempt and its run's log). */
+export type { FixStarted } from "@reposite/contract";
 
 /** What one attempt deploys. */
 interface AttemptPlan {

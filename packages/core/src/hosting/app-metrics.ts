@@ -1,21 +1,10 @@
+import type { MetricsView } from "@reposite/contract";
 import type { ContainerStats } from "../ports/container-runtime.js";
 import type { DiskUsage } from "./disk-usage.js";
 import { toMb } from "./disk-usage.js";
 
-/**
- * `GET …/deployment/metrics`: what the app uses now. CPU is a percent of the app's own share (100
- * = all of its `cpus`); memory in MB against its limit; network bytes since its container started
- * (`rx` received by the app, `tx` sent); storage as `DiskUsage`. A stopped app answers
- * `running: false` with zero CPU, memory and network, and its storage as measured.
- */
-export interface MetricsView {
-  running: boolean;
-  cpu: { percent: number; cpus: number };
-  memory: { used_mb: number; limit_mb: number };
-  network: { rx_bytes: number; tx_bytes: number };
-  storage: DiskUsage;
-  measured_at: string;
-}
+/** `GET …/deployment/metrics`: the HTTP contract's shape (see `metricsSchema`). */
+export type { MetricsView } from "@reposite/contract";
 
 /** The app's limits, for the parts a stopped app cannot measure. */
 export interface AppLimits {

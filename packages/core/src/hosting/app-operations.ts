@@ -1,8 +1,11 @@
+import { DEFAULT_LOG_LINES, logTailSchema } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
+import { z } from "zod";
 import { conflict, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
+import { parseInput } from "../util/validation.js";
 import { AppAccess } from "./app-access.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
@@ -14,10 +17,7 @@ import { HostingService } from "./hosting-service.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
 import { createSecretMasker } from "./secret-masker.js";
 
-/** Most lines one logs read answers (the spec's limit). */
-export const MAX_LOG_LINES = 5000;
-/** Lines a logs read answers without `tail`. */
-export const DEFAULT_LOG_LINES = 200;
+export { MAX_LOG_LINES, DEFAULT_LOG_LINES } from "@reposite/contract";
 /** Metrics reuse a disk measurement this recent (measuring takes the engine a moment). */
 const STORAGE_FRESH_MS = 5_000;
 
@@ -132,13 +132,10 @@ export class AppOperations {
 
 const notDeployed = () => conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
 
-/** `tail` from the query: missing → the default, above the limit → the limit, anything but a whole number ≥ 1 → `422`. */
+const tailInput = z.object({ tail: logTailSchema });
+
+/** `tail` as the query or a caller gives it (the last of several): the contract's rule, `422` (field `tail`) when it is no whole number ≥ 1. */
 function tailOf(value: unknown): number {
-  if (value === undefined || value === null || value === "") return DEFAULT_LOG_LINES;
-  const text = String(Array.isArray(value) ? value.at(-1) : value).trim();
-  const parsed = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(parsed >= 1)) {
-    throw unprocessable(`tail: a whole number of lines from 1 to ${MAX_LOG_LINES}`, "invalid_request", { field: "tail" });
-  }
-  return Math.min(parsed, MAX_LOG_LINES);
+  if (value === undefined || value === null) return DEFAULT_LOG_LINES;
+  return parseInput(tailInput, { tail: String(Array.isArray(value) ? value.at(-1) : value) }).tail;
 }

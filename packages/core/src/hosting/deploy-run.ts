@@ -1,13 +1,7 @@
-import type { BuildMode } from "./deployment-setup.js";
-import type { Diagnosis } from "./diagnosis/diagnosis.js";
+import type { BuildMode, Diagnosis, DockerfileSource, RunDetailView, RunStatus, RunView } from "@reposite/contract";
 
-/**
- * A run's states: `queued` (waiting for a build slot), `building`, `starting` (container up, health
- * check under way), then `done` (traffic switched to it) or `failed` (`reason` says why; the
- * previous container, if any, kept serving).
- */
-export const RUN_STATUSES = ["queued", "building", "starting", "done", "failed"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+// A run's states and its views are the HTTP contract's (`GET …/deployment/runs`).
+export { RUN_STATUSES, type RunStatus, type RunView, type RunDetailView, type DockerfileSource } from "@reposite/contract";
 
 /** Runs the deployment keeps per app (older records are removed). */
 export const RUNS_KEPT = 20;
@@ -49,17 +43,6 @@ export interface DeployRunRecord {
   /** The last lines of the log (masked), kept after the job is forgotten. */
   log_tail: string[];
 }
-
-/** A run in `GET …/deployment/runs`: the record without whose it is and its log. */
-export type RunView = Omit<DeployRunRecord, "site_id" | "owner_id" | "image" | "log_lines" | "log_tail" | "dockerfile">;
-
-/** One run read singly: with the kept end of its log. */
-export interface RunDetailView extends RunView {
-  log_lines: number;
-  log_tail: string;
-}
-
-export type DockerfileSource = "repository" | "override" | "fix";
 
 export const isRunUnderWay = (status: RunStatus): boolean => status === "queued" || status === "building" || status === "starting";
 

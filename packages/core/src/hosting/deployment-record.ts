@@ -1,7 +1,7 @@
+import type { DeploymentView } from "@reposite/contract";
 import type { DeploymentStatus } from "../projects/deployment.js";
 import type { DeployRunRecord, RunStatus } from "./deploy-run.js";
 import type { DeploymentSetup } from "./deployment-setup.js";
-import type { Diagnosis } from "./diagnosis/diagnosis.js";
 
 /** The container an app runs in (or stopped in), as the deployment remembers it. */
 export interface AppContainer {
@@ -59,32 +59,8 @@ export function shownStatus(record: Pick<DeploymentRecord, "status" | "run">): D
 /** The sealing context of one env value: a sealed value moved to another app or name does not open. */
 export const envContext = (siteId: string, key: string) => `deployment-env:${siteId}:${key}`;
 
-/** `last_run` in the deployment read. */
-export interface LastRunView {
-  run_id: string;
-  status: RunStatus;
-  finished_at: string | null;
-  reason: string | null;
-  /** What went wrong, for a failed run. */
-  diagnosis: Diagnosis | null;
-  /** The app was killed for using more memory than its limit in this run. */
-  last_exit_oom: boolean;
-}
-
-/** `GET /app/sites/{site_id}/deployment`: the setup's fields, then the app's state. */
-export interface DeploymentView extends DeploymentSetup {
-  slug: string | null;
-  status: DeploymentStatus;
-  url: string;
-  last_run: LastRunView | null;
-  last_exit_oom: boolean;
-  /** Names of the env values set (their values are never shown; `GET …/deployment/env`). */
-  env_keys: string[];
-  /** Deploys build the Dockerfile a fix made, not the repository's (`DELETE …/deployment/override` forgets it). */
-  override: boolean;
-  /** Why the service stopped the app, or null. */
-  stopped_reason: string | null;
-}
+/** `last_run` in the deployment read, and `GET /app/sites/{site_id}/deployment`: the contract's shapes. */
+export type { DeploymentView, LastRunView } from "@reposite/contract";
 
 export function toDeploymentView(slug: string | null, record: DeploymentRecord, lastRun: DeployRunRecord | null): DeploymentView {
   return {

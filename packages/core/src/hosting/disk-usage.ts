@@ -1,20 +1,8 @@
+import type { DiskUsage } from "@reposite/contract";
 import type { ContainerRuntime } from "../ports/container-runtime.js";
 
-/**
- * What one app holds on disk, as `metrics.storage` shows it: its image, its container's writable
- * layer (what it wrote outside its volume) and its data volume, which count together against its
- * limit. Sizes in MB with one decimal; a part the runtime could not measure counts as 0.
- */
-export interface DiskUsage {
-  used_mb: number;
-  limit_mb: number;
-  /** `used_mb` is above `limit_mb`: the service stops the app. */
-  over: boolean;
-  image_mb: number;
-  container_mb: number;
-  volume_mb: number;
-  measured_at: string;
-}
+/** What one app holds on disk, as `metrics.storage` shows it: the HTTP contract's `DiskUsage`. */
+export type { DiskUsage } from "@reposite/contract";
 
 const MB = 1024 * 1024;
 

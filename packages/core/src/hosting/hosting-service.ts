@@ -1,3 +1,4 @@
+import type { DeployStarted } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { conflict, notFound, RepositeError, unprocessable } from "../errors.js";
@@ -34,11 +35,8 @@ export interface SetupResult {
   deployment: DeploymentView;
 }
 
-/** Answer of `POST …/deployment/deploy`. */
-export interface DeployStarted {
-  job_id: string;
-  run_id: string;
-}
+/** Answer of `POST …/deployment/deploy`: the contract's. */
+export type { DeployStarted } from "@reposite/contract";
 
 /**
  * App hosting, as the API offers it: the setup, env, deploys and their runs, stop/start/restart,

@@ -1,39 +1,13 @@
+import { RESOURCE_UNITS, type ResourcesView, type ResourceView } from "@reposite/contract";
 import { priceLabel } from "../billing/price-labels.js";
 import type { ProductPrice } from "../ports/payments.js";
 import { FREE_TIER } from "./hosting-settings.js";
 
-/** One size a resource could be bought at (the spec's Step). */
-export interface ResourceStep {
-  units: number;
-  mb: number;
-  /** Sold to this app now: on sale, and more than it has paid for. */
-  available: boolean;
-  /** Units not yet paid for at this step (the size is the total, not an addition). */
-  add_units: number;
-  /** The whole size's price (`units` units). */
-  price_label: string;
-  /** What buying this step charges (`add_units` units). */
-  add_price_label: string;
-}
-
-export interface ResourceView {
-  /** What the app runs with now. */
-  limit_mb: number;
-  /** Units already paid for. */
-  units: number;
-  on_sale: boolean;
-  unit_price_label: string;
-  steps: ResourceStep[];
-}
-
-/** `GET …/deployment/resources`. */
-export interface ResourcesView {
-  memory: ResourceView;
-  disk: ResourceView;
-}
+// What `GET …/deployment/resources` answers is the HTTP contract's.
+export type { ResourceStep, ResourceView, ResourcesView } from "@reposite/contract";
 
 /** Sizes offered (the spec's): 1, 2, 4, 8, 16 units; 1 memory unit = 1 GB, 1 disk unit = 5 GB. */
-export const RESOURCE_UNITS = [1, 2, 4, 8, 16] as const;
+export { RESOURCE_UNITS } from "@reposite/contract";
 export const MEMORY_UNIT_MB = 1024;
 export const DISK_UNIT_MB = 5 * 1024;
 

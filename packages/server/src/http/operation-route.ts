@@ -2,6 +2,7 @@ import type { Operation } from "@reposite/contract";
 import { parseInput, RepositeError } from "@reposite/core";
 import { getQuery, getRouterParams, type H3, type H3Event } from "h3";
 import type { z } from "zod";
+import { bearerSecret } from "./auth.js";
 import { DEFAULT_BODY_LIMIT, readJsonBody } from "./json-body.js";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -37,6 +38,8 @@ export function operationRoute<O extends Operation>(
   options: OperationRouteOptions = {},
 ): void {
   app.on(operation.method, operation.path, async (event) => {
+    // A call without a token is `401` whatever else is wrong with it (the handler authenticates it).
+    if (operation.auth === "token") bearerSecret(event);
     const input = {
       params: operation.params ? parseInput(operation.params, getRouterParams(event)) : undefined,
       query: operation.query ? parseInput(operation.query, getQuery(event)) : undefined,

@@ -1,77 +1,61 @@
+import {
+  deploymentDeploy,
+  deploymentEnvGet,
+  deploymentEnvSet,
+  deploymentGet,
+  deploymentRemove,
+  deploymentResources,
+  deploymentRestart,
+  deploymentRunGet,
+  deploymentRuns,
+  deploymentSetup,
+  deploymentStart,
+  deploymentStop,
+} from "@reposite/contract";
 import type { Reposite } from "@reposite/core";
-import { getRouterParam, type H3, type H3Event } from "h3";
+import type { H3, H3Event } from "h3";
 import { requireToken } from "../http/auth.js";
-import { readJsonBody } from "../http/json-body.js";
-
-const siteId = (event: H3Event) => getRouterParam(event, "site_id")!;
+import { operationRoute } from "../http/operation-route.js";
 
 /** App hosting: the project's app, its env, deploys and runs, stop/start/restart, removal, resources. */
 export function deploymentRoutes(app: H3, reposite: Reposite): void {
   const { hosting } = reposite;
+  /** The calling account, or `401`. */
+  const caller = async (event: H3Event) => (await requireToken(reposite, event)).account.id;
 
-  app.put("/app/sites/:site_id/deployment", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    const { created, deployment } = await hosting.setup(account.id, siteId(event), await readJsonBody(event));
+  operationRoute(app, deploymentSetup, async (event, { params, body }) => {
+    const { created, deployment } = await hosting.setup(await caller(event), params.site_id, body);
     event.res.status = created ? 201 : 200;
     return deployment;
   });
 
-  app.get("/app/sites/:site_id/deployment", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.read(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentGet, async (event, { params }) => hosting.read(await caller(event), params.site_id));
 
-  app.delete("/app/sites/:site_id/deployment", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    await hosting.remove(account.id, siteId(event));
+  operationRoute(app, deploymentRemove, async (event, { params }) => {
+    await hosting.remove(await caller(event), params.site_id);
     event.res.status = 204;
     return null;
   });
 
-  app.put("/app/sites/:site_id/deployment/env", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.setEnv(account.id, siteId(event), await readJsonBody(event));
-  });
+  operationRoute(app, deploymentEnvSet, async (event, { params, body }) => hosting.setEnv(await caller(event), params.site_id, body));
 
-  app.get("/app/sites/:site_id/deployment/env", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.env(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentEnvGet, async (event, { params }) => hosting.env(await caller(event), params.site_id));
 
-  app.post("/app/sites/:site_id/deployment/deploy", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    const started = await hosting.deploy(account.id, siteId(event));
+  operationRoute(app, deploymentDeploy, async (event, { params }) => {
+    const started = await hosting.deploy(await caller(event), params.site_id);
     event.res.status = 202;
     return started;
   });
 
-  app.get("/app/sites/:site_id/deployment/runs", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.listRuns(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentRuns, async (event, { params }) => hosting.listRuns(await caller(event), params.site_id));
 
-  app.get("/app/sites/:site_id/deployment/runs/:run_id", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.getRun(account.id, siteId(event), getRouterParam(event, "run_id")!);
-  });
+  operationRoute(app, deploymentRunGet, async (event, { params }) => hosting.getRun(await caller(event), params.site_id, params.run_id));
 
-  app.post("/app/sites/:site_id/deployment/restart", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.restart(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentRestart, async (event, { params }) => hosting.restart(await caller(event), params.site_id));
 
-  app.post("/app/sites/:site_id/deployment/stop", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.stop(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentStop, async (event, { params }) => hosting.stop(await caller(event), params.site_id));
 
-  app.post("/app/sites/:site_id/deployment/start", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.start(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentStart, async (event, { params }) => hosting.start(await caller(event), params.site_id));
 
-  app.get("/app/sites/:site_id/deployment/resources", async (event) => {
-    const { account } = await requireToken(reposite, event);
-    return hosting.resources(account.id, siteId(event));
-  });
+  operationRoute(app, deploymentResources, async (event, { params }) => hosting.resources(await caller(event), params.site_id));
 }

@@ -1,33 +1,32 @@
+import { domainGet, domainRemove, domainSet, domainVerify } from "@reposite/contract";
 import { DOMAIN_PROOF_PATH, type Reposite } from "@reposite/core";
-import { getRouterParam, type H3, type H3Event, type Middleware } from "h3";
+import type { H3, Middleware } from "h3";
 import { requireToken } from "../http/auth.js";
-import { readJsonBody } from "../http/json-body.js";
+import { operationRoute } from "../http/operation-route.js";
 import { hostnameOf } from "../site-runtime/host-router.js";
-
-const siteId = (event: H3Event) => getRouterParam(event, "site_id")!;
 
 /** A project's custom domain: connect it, check its DNS, read it (with `live`), remove it. */
 export function domainRoutes(app: H3, reposite: Reposite): void {
   const { domains } = reposite;
 
-  app.put("/app/sites/:site_id/domain", async (event) => {
+  operationRoute(app, domainSet, async (event, { params, body }) => {
     const { account } = await requireToken(reposite, event);
-    return domains.set(account.id, siteId(event), await readJsonBody(event));
+    return domains.set(account.id, params.site_id, body);
   });
 
-  app.post("/app/sites/:site_id/domain/verify", async (event) => {
+  operationRoute(app, domainVerify, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    return domains.verify(account.id, siteId(event));
+    return domains.verify(account.id, params.site_id);
   });
 
-  app.get("/app/sites/:site_id/domain", async (event) => {
+  operationRoute(app, domainGet, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    return domains.get(account.id, siteId(event));
+    return domains.get(account.id, params.site_id);
   });
 
-  app.delete("/app/sites/:site_id/domain", async (event) => {
+  operationRoute(app, domainRemove, async (event, { params }) => {
     const { account } = await requireToken(reposite, event);
-    await domains.remove(account.id, siteId(event));
+    await domains.remove(account.id, params.site_id);
     event.res.status = 204;
     return null;
   });

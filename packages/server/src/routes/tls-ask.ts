@@ -1,11 +1,10 @@
 import { isIP } from "node:net";
 import { domainToASCII } from "node:url";
+import { tlsAsk, type TlsAskKind } from "@reposite/contract";
 import { isValidSlug, RepositeError, type Reposite } from "@reposite/core";
 import type { H3 } from "h3";
+import { operationRoute } from "../http/operation-route.js";
 import { hostnameOf } from "../site-runtime/host-router.js";
-
-/** Why a name may get a certificate. */
-export type TlsAskKind = "custom_domain" | "site_address" | "service";
 
 /** Longest DNS name (RFC 1035), without the trailing dot. */
 const MAX_NAME = 253;
@@ -41,11 +40,11 @@ export function tlsAskRoutes(app: H3, reposite: Reposite): void {
     return null;
   };
 
-  app.get("/tls/ask", async (event) => {
-    const name = askedName(event.url.searchParams.get("domain"));
+  operationRoute(app, tlsAsk, async (_event, { query }) => {
+    const name = askedName(query.domain ?? null);
     const kind = await kindOf(name);
     if (!kind) throw new RepositeError(404, `No certificate is issued for ${name}: it is no verified custom domain or published site here.`, "certificate_not_allowed");
-    return { allowed: true, domain: name, kind };
+    return { allowed: true as const, domain: name, kind };
   });
 }
 
