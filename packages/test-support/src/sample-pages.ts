@@ -63,7 +63,7 @@ export const sampleLanding: LandingContent = {
   ],
   closing: {
     title: "Know before your users do",
-    body: "Set up your first check in less time than it takes to read the incident report you will not have to write.",
+    body: "Install it with `npm install --global @lumen/cli` and set up your first check in less time than it takes to read the incident report you will not have to write.",
     cta: { label: "Start monitoring", href: "https://github.com/lumen-dev/lumen/releases/latest" },
   },
 };

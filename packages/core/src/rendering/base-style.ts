@@ -33,7 +33,7 @@ svg{flex:none}
 .btn-alt:hover{border-color:var(--text)}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 code,pre,kbd{font-family:var(--font-mono)}
-:not(pre)>code{overflow-wrap:anywhere;font-size:.88em;padding:.1em .35em;border-radius:4px;background:var(--surface);border:1px solid var(--border)}
+:not(pre)>code{overflow-wrap:anywhere;font-size:.88em;padding:.1em .35em;border-radius:4px;background:var(--surface);color:var(--text);border:1px solid var(--border)}
 pre{margin:0 0 1.25em;padding:1rem 1.15rem;overflow-x:auto;background:var(--surface);color:var(--text);border:1px solid var(--border);border-radius:var(--radius-box);font-size:.875rem;line-height:1.6;tab-size:2}
 pre code{font-size:inherit}
 .ico{width:1.5rem;height:1.5rem;stroke:currentColor;fill:none;stroke-width:1.75;stroke-linecap:round;stroke-linejoin:round}

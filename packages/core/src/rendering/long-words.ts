@@ -9,13 +9,14 @@ export const LONG_WORD = 14;
 
 /**
  * CSS for the wrapped words of these lengths. `--lw` is the word's length in characters; `--char` the
- * width of a character in em (wider in headings, widest in capitals, set per design by `themeCss`).
+ * width of a character in em: in headings as `themeCss` sets it per design (wider in capitals), elsewhere
+ * wide enough for the small spaced capitals of labels and kickers.
  * The room left for the word is the screen less the page's padding and a logo beside it.
  */
 export function longWordCss(lengths: ReadonlySet<number>): string {
   if (lengths.size === 0) return "";
   const each = [...lengths].sort((a, b) => a - b).map((n) => `.lw-${n}{--lw:${n}}`);
-  return `.lw{font-size:min(1em,calc((100vw - 6rem) / (var(--lw) * var(--char,.62))))}
+  return `.lw{--char:.9;font-size:min(1em,calc((100vw - 6rem) / (var(--lw) * var(--char))))}
 h1 .lw,h2 .lw,h3 .lw,.brand .lw,summary .lw{--char:var(--char-head,.68)}
 ${each.join("")}`;
 }
@@ -28,7 +29,10 @@ const SKIP = new Set(["title", "style", "script", "pre", "code", "kbd", "samp", 
  * the lengths found, for `longWordCss`. Works on the escaped markup the renderer made: text between
  * tags, never inside a tag or a skipped element.
  */
-export function fitLongWords(markup: string): { markup: string; lengths: Set<number> } {
+export function fitLongWords(markup: string): {
+  markup: string;
+  lengths: Set<number>;
+} {
   const word = new RegExp(`[\\p{L}\\p{N}]{${LONG_WORD},}`, "gu");
   const lengths = new Set<number>();
   const parts = markup.split(/(<[^>]*>)/);

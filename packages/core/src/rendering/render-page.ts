@@ -12,7 +12,7 @@ import type { Layout, RenderContext } from "./layouts/layout.js";
 import { magazine } from "./layouts/magazine.js";
 import { minimal } from "./layouts/minimal.js";
 import { poster } from "./layouts/poster.js";
-import { hashString } from "./layouts/shared.js";
+import { hashString, TITLE_FIT_CSS } from "./layouts/shared.js";
 import { sidebar } from "./layouts/sidebar.js";
 import { split } from "./layouts/split.js";
 import { terminal } from "./layouts/terminal.js";
@@ -75,7 +75,7 @@ function layoutOf(design: Design): Layout {
 
 function document(ctx: RenderContext, layout: Layout, meta: { title: string; description?: string }, body: SafeHtml, head?: string): string {
   const fitted = fitLongWords(body.toString());
-  const css = themeCss(ctx.design, ctx.theme) + BASE_CSS + layout.css(ctx) + longWordCss(fitted.lengths);
+  const css = themeCss(ctx.design, ctx.theme) + BASE_CSS + layout.css(ctx) + TITLE_FIT_CSS + longWordCss(fitted.lengths);
   const bodyClass = `page-${ctx.page} design-${ctx.design.id} variant-${ctx.variant}`;
   return html`<!doctype html>
 <html lang="en">

@@ -13,6 +13,7 @@ import {
   featureText,
   firstCommand,
   footer,
+  heading1,
   heroActions,
   heroShot,
   icon,
@@ -209,7 +210,7 @@ ${series(ctx.seed, 8)
           ? html`<div class="tile-a">${chartTile(ctx)}</div><div class="tile-b">${accentTile}</div>`
           : html`<div class="tile-a">${commandTile(content, ctx)}</div><div class="tile-b">${chartTile(ctx)}</div><div class="tile-c">${accentTile}</div>`;
     const main = html`<div class="wrap">
-<section class="grid hero-grid" aria-labelledby="hero-title"><div class="tile tile-main"><h1 id="hero-title">${content.hero.title}</h1><p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</div>${side}</section>
+<section class="grid hero-grid" aria-labelledby="hero-title"><div class="tile tile-main">${heading1(content.hero.title, "hero-title")}<p class="lead">${inline(content.hero.subtitle)}</p>${heroActions(content, ctx)}</div>${side}</section>
 ${heroShot(content, "tile hero-shot")}
 <section id="features" aria-labelledby="features-title"><div class="section-head"><h2 id="features-title">${pick(["Everything in one place", "At a glance", "Built in"], v)}</h2><p>${content.features.length} things ${ctx.site.name} does for you</p></div>
 <div class="grid features">${content.features.map((f, i) => {

@@ -10,6 +10,7 @@ import {
   factsBlock,
   faqDetails,
   featureText,
+  heading1,
   heroActions,
   heroShot,
   icon,
@@ -136,7 +137,7 @@ ${FOOTER_ROW_CSS}
         : html`<div class="card-row n-${content.features.length}">${content.features.map(
             (f, i) => html`<div class="card"><span class="ico-box">${icon(i + v * 2)}</span>${featureText(f)}</div>`,
           )}</div>`;
-    const main = html`<section class="hero"><div class="wrap"><div class="hero-inner"><div><h1>${content.hero.title}</h1>${v === 0 ? "" : html`<p class="lead">${inline(content.hero.subtitle)}</p>`}</div>${
+    const main = html`<section class="hero"><div class="wrap"><div class="hero-inner"><div>${heading1(content.hero.title)}${v === 0 ? "" : html`<p class="lead">${inline(content.hero.subtitle)}</p>`}</div>${
       v === 0 ? html`<p class="lead">${inline(content.hero.subtitle)}</p>` : heroSide
     }${v === 0 ? heroActions(content, ctx) : ""}</div>${v === 0 ? "" : heroActions(content, ctx)}</div></section>
 ${heroShot(content)}

@@ -11,6 +11,7 @@ import {
   factsBlock,
   faqDetails,
   featureText,
+  heading1,
   heroActions,
   heroShot,
   icon,
@@ -120,7 +121,7 @@ ${FOOTER_ROW_CSS}
     )}</div>`;
     const main = html`<div class="hero-band"><section class="hero wrap">
 ${v === 1 ? html`<p class="badge"><b>${ctx.site.name}</b> <span aria-hidden="true">·</span> ${content.features[0]!.title}</p>` : ""}
-<h1>${content.hero.title}</h1>
+${heading1(content.hero.title)}
 <p class="lead">${inline(content.hero.subtitle)}</p>
 ${
   v === 2

@@ -116,7 +116,7 @@ ${v === 1 ? `.chapter{border-left:1px solid var(--border);padding-left:1.5rem;ma
         html`<section class="chapter" id="${sectionId(i)}"><span class="mark-s" aria-hidden="true">§ ${pad(i + 1)}</span><h2>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}${s.code ? codeBlock(s.code) : ""}</section>`,
     );
     const main = html`<article>
-<header class="col article-head"><p class="dateline">${ctx.site.name} <span aria-hidden="true">—</span> ${ctx.site.year}</p>${titleAndLead(content.hero.title, content.hero.subtitle, "standfirst")}
+<header class="col article-head"><p class="dateline">${ctx.site.name} <span aria-hidden="true">—</span> ${ctx.site.year}</p>${titleAndLead(content.hero.title, content.hero.subtitle, "standfirst", true)}
 <div class="byline">${heroButtons(content, ctx)}</div></header>
 ${heroShot(content, "hero-shot col")}
 <section class="col points" id="features" aria-labelledby="features-title"><h2 id="features-title">${pick(["In brief", "The essentials", "What matters"], ctx.variant)}</h2>${content.features.map(

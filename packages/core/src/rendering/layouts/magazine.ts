@@ -141,7 +141,7 @@ ${
 
   landing: (content, ctx) => {
     const main = html`<div class="wrap">
-<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}${heroShot(content, "hero-shot")}</article>
+<section class="front" aria-label="Lead story"><article class="lead-story"><p class="kicker">${ctx.site.name}</p>${titleAndLead(content.hero.title, content.hero.subtitle, "lead", true)}${heroActions(content, ctx)}${heroShot(content, "hero-shot")}</article>
 <aside class="contents" aria-labelledby="contents-title"><h2 id="contents-title">${pick(["In this issue", "Inside", "On these pages"], ctx.variant)}</h2><ol>${content.features.map(
       (f, i) => html`<li><span class="n" aria-hidden="true">${ctx.variant % 3 === 2 ? String(i + 1) : pad(i + 1)}</span><span>${f.title}</span></li>`,
     )}</ol></aside></section>

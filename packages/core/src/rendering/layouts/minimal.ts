@@ -91,7 +91,7 @@ pre{border-radius:0;${v === 0 ? "border:0;border-left:2px solid var(--link)" : "
   },
 
   landing: (content, ctx) => {
-    const main = html`${titleAndLead(content.hero.title, content.hero.subtitle)}
+    const main = html`${titleAndLead(content.hero.title, content.hero.subtitle, "lead", true)}
 <p class="go">${primaryButton(ctx, content.hero.primary_cta, "cta")}${
       secondaryButton(content, "alt")
     }</p>

@@ -211,9 +211,33 @@ export function closingButton(content: LandingContent, ctx: RenderContext): Safe
   return primaryButton(ctx, content.closing.cta);
 }
 
-/** A page's one `h1` and the paragraph that introduces it. */
-export function titleAndLead(title: string, lead: string, leadClass = "lead"): SafeHtml {
-  return html`<h1>${title}</h1><p class="${leadClass}">${inline(lead)}</p>`;
+/**
+ * A class for an `h1` by its length: long titles are set smaller (TITLE_FIT_CSS), so a headline of
+ * up to 90 characters with its buttons still fits the first screen. Short titles keep the design's size.
+ */
+export function titleClass(title: string): string {
+  const length = [...title].length;
+  return length > 64 ? "title-l" : length > 40 ? "title-m" : "";
+}
+
+/** An `h1` with its length class. */
+export function heading1(title: string, id?: string): SafeHtml {
+  const cls = titleClass(title);
+  return html`<h1${id ? html` id="${id}"` : ""}${cls ? html` class="${cls}"` : ""}>${title}</h1>`;
+}
+
+/**
+ * Sizes for long hero `h1`s, after every layout's sheet (`main` outranks the layouts' `.hero h1`
+ * rules): never larger than the design's own `h1` size, so a long headline only ever gets smaller.
+ */
+export const TITLE_FIT_CSS = `
+main h1.title-m{font-size:min(var(--h1),clamp(2rem,1.1rem + 2.8vw,3.25rem));max-width:28ch;line-height:1.1}
+main h1.title-l{font-size:min(var(--h1),clamp(1.75rem,1.05rem + 2.1vw,2.6rem));max-width:34ch;line-height:1.12}
+`;
+
+/** A page's one `h1` and the paragraph that introduces it; `hero` sets a long headline smaller (`titleClass`). */
+export function titleAndLead(title: string, lead: string, leadClass = "lead", hero = false): SafeHtml {
+  return html`${hero ? heading1(title) : html`<h1>${title}</h1>`}<p class="${leadClass}">${inline(lead)}</p>`;
 }
 
 /** The pages besides the landing page; each opens with a title and a short introduction. */

@@ -79,7 +79,7 @@ ${v === 2 ? `.side-nav a[aria-current="page"]{background:transparent;color:var(-
 .toc-n{color:var(--link)}
 .side-foot{margin-top:auto}
 .side-btn{width:100%;font-size:.95rem}
-.crumbs{display:flex;gap:.6rem;padding:.9rem clamp(1.25rem,4vw,3.5rem);border-bottom:1px solid var(--border);font-size:.85rem;color:var(--muted)}
+.crumbs{display:flex;flex-wrap:wrap;gap:.6rem;padding:.9rem clamp(1.25rem,4vw,3.5rem);border-bottom:1px solid var(--border);font-size:.85rem;color:var(--muted)}
 ${v === 0 ? `.crumbs{font-family:var(--font-mono);text-transform:uppercase;letter-spacing:.08em;background:var(--surface)}` : ""}
 ${v === 1 ? `.crumbs{display:none}` : ""}
 .content main{padding:clamp(1.5rem,4vw,3.5rem);max-width:58rem}
@@ -138,7 +138,7 @@ ${v === 2 ? `.doc-section>h2{border-bottom:1px solid var(--border)}` : ""}
       ...content.sections.map((s, i) => ({ id: sectionId(i), label: s.title })),
       { id: "get-started", label: content.closing.title },
     ];
-    const main = html`<div class="landing"><header class="doc-head">${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</header>
+    const main = html`<div class="landing"><header class="doc-head">${titleAndLead(content.hero.title, content.hero.subtitle, "lead", true)}${heroActions(content, ctx)}</header>
 ${heroShot(content, "hero-shot")}
 <section class="doc-section" id="features" aria-labelledby="features-title"><h2 id="features-title">${featuresTitle}</h2>${features}</section>
 ${content.sections.map((s, i) => storySection(s, i, "doc-section"))}

@@ -145,7 +145,7 @@ ${FOOTER_ROW_CSS}
 
   landing: (content, ctx) => {
     const v = ctx.variant % 4;
-    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span>${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${content.hero.image ? heroShot(content, "visual hero-shot") : visual(content, ctx)}</section>
+    const main = html`<section class="wrap hero"><div class="hero-text"><span class="kicker">${ctx.site.name}</span>${titleAndLead(content.hero.title, content.hero.subtitle, "lead", true)}${heroActions(content, ctx)}</div>${content.hero.image ? heroShot(content, "visual hero-shot") : visual(content, ctx)}</section>
 <section class="band band-features" id="features" aria-labelledby="features-title"><div class="wrap"><div class="band-head"><h2 id="features-title">${pick(FEATURE_HEADINGS, v + 1)}</h2></div><div class="features">${content.features.map(
       (f, i) => html`<div class="feature"><span class="ico-box">${icon(i + v)}</span>${featureText(f)}</div>`,
     )}</div></div></section>

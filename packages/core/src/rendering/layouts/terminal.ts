@@ -131,7 +131,7 @@ ${FOOTER_ROW_CSS}
   },
 
   landing: (content, ctx) => {
-    const main = html`<section class="wrap hero"><div class="hero-text">${titleAndLead(content.hero.title, content.hero.subtitle)}${heroActions(content, ctx)}</div>${session(content, ctx)}</section>
+    const main = html`<section class="wrap hero"><div class="hero-text">${titleAndLead(content.hero.title, content.hero.subtitle, "lead", true)}${heroActions(content, ctx)}</div>${session(content, ctx)}</section>
 ${heroShot(content)}
 <section class="wrap block" id="features" aria-labelledby="features-title"><h2 class="section-title" id="features-title">${ctx.variant % 2 === 0 ? "features" : "what it does"}</h2><ul class="features">${content.features.map(
       (f, i) => html`<li><span class="idx" aria-hidden="true">[${pad(i + 1)}]</span><div>${featureText(f)}</div></li>`,
