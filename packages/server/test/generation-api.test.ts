@@ -24,6 +24,12 @@ npm install -g rocket-cli
 \`\`\`sh
 rocket launch --pad 39A
 \`\`\`
+
+## FAQ
+
+### Does it need a network?
+
+No. Every launch is planned on your machine.
 `;
 
 const REPOS = [
