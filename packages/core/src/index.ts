@@ -84,6 +84,7 @@ export { ProjectStore } from "./projects/project-store.js";
 export { ProjectCache, PROJECT_CACHE_SETTINGS, DEFAULT_PROJECT_CACHE_SETTINGS, type CachedProject, type ProjectCacheSettings } from "./projects/project-cache.js";
 export { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./projects/project-events.js";
 export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";
+export { ImageDownloader, ImageUnavailable, IMAGE_TYPES, type DownloadedImage, type DownloadOptions } from "./util/image-downloader.js";
 export { logoSource } from "./projects/project.js";
 export { isPublicAddress } from "./util/public-address.js";
 export type {
@@ -175,6 +176,8 @@ export { renderSitemap, type SitemapEntry } from "./sites/sitemap.js";
 export { renderRobots } from "./sites/robots.js";
 export { renderPreviewImage, plainPreviewPng, previewSvg, type PreviewImageInput } from "./sites/preview-image.js";
 export { renderFavicons, monogramSvg, FAVICON_ICO_PATH, FAVICON_SVG_PATH, type FaviconFile } from "./sites/favicon.js";
+export { SiteImages, SITE_IMAGES_PATH, MAX_SITE_IMAGES, MAX_SITE_IMAGE_BYTES, isSiteImagePath, referencedPictures, type SiteImageFile, type ImageJob } from "./sites/site-images.js";
+export { readmeLogo } from "./sites/readme-logo.js";
 export {
   SiteCache,
   SITE_CACHE_SETTINGS,

@@ -14,6 +14,7 @@ import { ProjectsService } from "../projects/projects-service.js";
 import { assertTypeAllowed } from "../repo-access/project-type-rule.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { renderPage } from "../rendering/index.js";
+import { SiteImages } from "../sites/site-images.js";
 import { RateLimiter } from "../util/rate-limiter.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
@@ -64,6 +65,7 @@ export class GenerationService {
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(LOCKS) private readonly locks: Locks,
     @inject(HostingAvailability) private readonly hosting: HostingAvailability,
+    @inject(SiteImages) private readonly images: SiteImages,
   ) {}
 
   async generate(ownerId: string, siteId: string, input: unknown): Promise<GenerationStarted> {
@@ -117,6 +119,8 @@ export class GenerationService {
   private pageWork(context: GenerationContext, index: number): JobWork {
     return async (job): Promise<JobOutcome> => {
       const kind = context.plan.kinds[index]!;
+      // The README's logo becomes the project's when it has none of its own (SiteImages).
+      await this.images.adoptReadmeLogo(context.siteId, kind, await context.readme(), job);
       const project = await this.projects.getOwned(context.ownerId, context.siteId);
       const request: PageRequest = {
         kind,
@@ -142,7 +146,9 @@ export class GenerationService {
         job.write(refusal);
         return { version_id: null, ...(next ? { next } : {}) };
       }
-      const content = await this.author.write(request, (text) => job.write(text), job.signal);
+      const written = await this.author.write(request, (text) => job.write(text), job.signal);
+      // Its pictures copied to the site, or left out with a note: pages never ask another host.
+      const content = await this.images.copyInto(context.ownerId, context.siteId, written, job);
       const design = findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
       const html = renderPage(design, content, {
         name: project.name,

@@ -14,6 +14,7 @@ import { formatTimestamp } from "../util/timestamps.js";
 import { SITE_CHANGED_CHANNEL, type SiteChanged } from "./published-site.js";
 import { PublishedSiteStore } from "./published-site-store.js";
 import { siteLock } from "./publishing-service.js";
+import { SiteImages } from "./site-images.js";
 
 /**
  * What a project deleted without `purge` leaves while its site stays up: who owned it, so that
@@ -37,7 +38,7 @@ const deletedKey = (siteId: string) => `deleted-projects:${siteId}`;
  *   forum) and the pages' versions stay too; a `deleted-projects:` record keeps who owned it.
  * - With `purge`, or when nothing is live: everything keyed by the project goes. The site is taken
  *   down first (its address answers "no site here" at once) and freed, then members, sessions,
- *   forum, page versions and history, the preview image, the project and the ownership record.
+ *   forum, page versions and history, the preview image, the copied README pictures, the project and the ownership record.
  *   The ownership proof (project or `deleted-projects:` record) goes last, so a purge that stopped
  *   half-way can be asked for again.
  *
@@ -60,6 +61,7 @@ export class ProjectRemoval {
     @inject(EVENTS) private readonly events: EventBus,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HostingService) private readonly hosting: HostingService,
+    @inject(SiteImages) private readonly images: SiteImages,
   ) {}
 
   /** Deletes the caller's project, or purges what a deleted one left; `404` for anyone else. */
@@ -97,6 +99,7 @@ export class ProjectRemoval {
     }
     for (const slug of new Set([...slugs, live])) if (slug) await this.sites.release(slug, siteId);
     await this.sites.removeAllApartBodies(siteId);
+    await this.images.removeAll(siteId);
     await this.members.purgeSite(siteId);
     await this.forum.purgeSite(siteId);
     await this.versions.purgeSite(siteId);

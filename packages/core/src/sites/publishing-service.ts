@@ -24,6 +24,7 @@ import { renderRobots } from "./robots.js";
 import { readdressHtml } from "./site-address.js";
 import { injectHead, notFoundHead, pageMeta, PREVIEW_IMAGE_PATH, siteHead, stripSiteHead } from "./site-head.js";
 import { renderFavicons } from "./favicon.js";
+import { isSiteImagePath, SiteImages } from "./site-images.js";
 import { renderSitemap } from "./sitemap.js";
 import { slugCandidates, slugFromName, slugProblem } from "./slugs.js";
 
@@ -64,6 +65,7 @@ export class PublishingService {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOCKS) private readonly locks: Locks,
     @inject(EVENTS) private readonly events: EventBus,
+    @inject(SiteImages) private readonly images: SiteImages,
     @inject(SEARCH_NOTIFIER, { isOptional: true }) private readonly notifier?: SearchNotifier,
   ) {}
 
@@ -140,6 +142,8 @@ export class PublishingService {
       const files: Record<string, PublishedFile> = {};
       const add = (file: PublishedFile) => (files[file.path] = file);
       for (const record of records) add(this.pageFile(project, url, record, look, context, earlier, now));
+      // The README pictures copied for the site that its pages show (SiteImages).
+      for (const image of await this.images.publishedFiles(project.id, files)) add(toFile(image.path, image.contentType, image.body, earlier, now));
       add(toFile("/404", HTML, renderNotFoundPage(design, context, { head: notFoundHead(project.ga_id) }), earlier, now));
       add(toFile("/robots.txt", TEXT, renderRobots(url), earlier, now));
       add(toFile("/sitemap.xml", XML, sitemapOf(url, files), earlier, now));
@@ -203,6 +207,9 @@ export class PublishingService {
       const context = siteContext(project, pages, previous.community, now, look.colorMode);
       const page = this.pageFile(project, previous.url, record, look, context, previous.files, now);
       files[page.path] = page;
+      // The copied pictures the pages show now, and no others (SiteImages).
+      for (const path of Object.keys(files)) if (isSiteImagePath(path)) delete files[path];
+      for (const image of await this.images.publishedFiles(siteId, files)) files[image.path] = toFile(image.path, image.contentType, image.body, previous.files, now);
       const sitemap = toFile("/sitemap.xml", XML, sitemapOf(previous.url, files), previous.files, now);
       files[sitemap.path] = sitemap;
       const site: PublishedSite = { ...previous, color_mode: look.colorMode, pages, files, published_at: iso(now), revision: previous.revision + 1 };
