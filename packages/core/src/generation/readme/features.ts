@@ -43,7 +43,7 @@ export function shortFeatures(context: Context): string[] {
  * Feature cards: from the README's features; when it lists none, from its sections (heading and
  * first paragraph); as a last resort one card with what the README or the repository says it is.
  */
-export function features(context: Context, proseSections: { heading: string; text: string }[]): Card[] {
+export function features(context: Context, proseSections: { heading: string; text: string; tables: unknown[] }[]): Card[] {
   const out: Card[] = [];
   const add = (card: Card | null) => {
     if (!card || out.length >= 8) return;
@@ -52,7 +52,8 @@ export function features(context: Context, proseSections: { heading: string; tex
   };
   for (const feature of context.facts.features) add(featureCard(feature));
   if (out.length >= 3) return out;
-  for (const section of proseSections) {
+  // Sections with a table are shown whole below: a card would say their first line twice.
+  for (const section of proseSections.filter((candidate) => !candidate.tables.length)) {
     if (out.length >= 3) break;
     const title = wholeText(section.heading, 60, { clauses: true });
     const body = wholeText(paragraphs(section.text)[0] ?? "", 300);
