@@ -1,6 +1,7 @@
 import type { DiscourseOptions, Reposite } from "@reposite/core";
 import { H3 } from "h3";
 import { errorResponse } from "./http/error-response.js";
+import { useRepositeForOperations } from "./http/operation-route.js";
 import { refusePreflight } from "./http/no-cors.js";
 import { createSiteDynamicHandler } from "./site-runtime/dynamic/index.js";
 import type { HostResolver } from "./site-runtime/host-router.js";
@@ -48,6 +49,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
     silent: true,
     onError: errorResponse,
   });
+  useRepositeForOperations(app, reposite);
   // A verified custom domain's proof for the live check, before its site takes every other path.
   app.use(domainProof(reposite));
   // Site hosts first: they never reach the API's middleware, routes or JSON errors.

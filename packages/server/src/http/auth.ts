@@ -14,7 +14,12 @@ export function bearerSecret(event: H3Event): string {
   return secret;
 }
 
-/** The caller behind the request's bearer token, or `401`. */
-export async function requireToken(reposite: Reposite, event: H3Event): Promise<Authenticated> {
-  return reposite.tokens.authenticate(bearerSecret(event));
+/**
+ * The caller behind the request's bearer token, or `401`. Asked once per request: a contract-bound
+ * route authenticates before it validates (so a wrong token is `401`, not a validation error),
+ * and the handler's own call then gets the same answer.
+ */
+export function requireToken(reposite: Reposite, event: H3Event): Promise<Authenticated> {
+  const context = event.context as { authenticated?: Promise<Authenticated> };
+  return (context.authenticated ??= reposite.tokens.authenticate(bearerSecret(event)));
 }

@@ -1,8 +1,8 @@
 import type { Operation } from "@reposite/contract";
-import { parseInput, RepositeError } from "@reposite/core";
+import { parseInput, RepositeError, type Reposite } from "@reposite/core";
 import { getQuery, getRouterParams, type H3, type H3Event } from "h3";
 import type { z } from "zod";
-import { bearerSecret } from "./auth.js";
+import { requireToken } from "./auth.js";
 import { DEFAULT_BODY_LIMIT, readJsonBody } from "./json-body.js";
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -26,6 +26,14 @@ export interface OperationRouteOptions {
  */
 const checkAnswers = () => process.env.REPOSITE_CHECK_ANSWERS === "1";
 
+/** The Reposite each app's contract-bound routes authenticate with (set by createApp). */
+const composition = new WeakMap<H3, Reposite>();
+
+/** Tells `app`'s contract-bound routes which Reposite checks their tokens. */
+export function useRepositeForOperations(app: H3, reposite: Reposite): void {
+  composition.set(app, reposite);
+}
+
 /**
  * Mounts `operation` on `app`: params, query and body are validated with the operation's schemas
  * (a wrong one is `422 invalid_request` naming the field) before `handler` runs. The route's
@@ -38,8 +46,8 @@ export function operationRoute<O extends Operation>(
   options: OperationRouteOptions = {},
 ): void {
   app.on(operation.method, operation.path, async (event) => {
-    // A call without a token is `401` whatever else is wrong with it (the handler authenticates it).
-    if (operation.auth === "token") bearerSecret(event);
+    // A call without a valid token is `401` whatever else is wrong with it.
+    if (operation.auth === "token") await requireToken(composition.get(app)!, event);
     const input = {
       params: operation.params ? parseInput(operation.params, getRouterParams(event)) : undefined,
       query: operation.query ? parseInput(operation.query, getQuery(event)) : undefined,
