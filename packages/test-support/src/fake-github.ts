@@ -19,6 +19,12 @@ export interface FakeRepo {
   files?: Record<string, string>;
   /** Branches and tags besides the default branch that tarballs can be asked for. */
   refs?: string[];
+  /**
+   * Files served raw on the web host, by path inside the repository, at
+   * `/{owner}/{name}/raw/branch/{default branch}/{path}` (where a README's relative pictures lead
+   * when the repository's address is the fake's own, `webHost: "self"`). Public repositories only.
+   */
+  rawFiles?: Record<string, { contentType: string; body: Buffer | string }>;
 }
 
 export interface FakeGitHubOptions {
@@ -118,6 +124,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
     if (segments[0] === "codeload") return codeload(res, segments.slice(1));
+    if (segments[2] === "raw" && segments[3] === "branch" && req.method === "GET") return rawFile(res, segments);
     if (url.pathname === "/login/oauth/authorize" && req.method === "GET") return authorize(res, url);
     if (url.pathname === "/login/oauth/access_token" && req.method === "POST") return accessToken(req, res, body);
     if (prefix && !url.pathname.startsWith(`${prefix}/`)) return notFound(res);
@@ -294,6 +301,17 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       },
       { "x-ratelimit-remaining": "0", "x-ratelimit-used": String(RATE_LIMIT), "x-ratelimit-reset": String(reset) },
     );
+  }
+
+  /** `/{owner}/{name}/raw/branch/{branch}/{path}`: one of the repository's `rawFiles`. */
+  function rawFile(res: ServerResponse, segments: string[]): void {
+    const [owner = "", name = "", , , branch, ...path] = segments;
+    const repo = repos.get(key(owner, name));
+    const file = repo && !repo.private && branch === defaultBranch(repo) ? repo.rawFiles?.[path.join("/")] : undefined;
+    if (!file) return notFound(res);
+    const body = typeof file.body === "string" ? Buffer.from(file.body) : file.body;
+    res.writeHead(200, { "content-type": file.contentType, "content-length": String(body.length) });
+    res.end(body);
   }
 
   function notFound(res: ServerResponse): void {

@@ -1,4 +1,4 @@
-import type { BodyEncoding, CachedFile, CachedSite } from "@reposite/core";
+import { isSiteImagePath, type BodyEncoding, type CachedFile, type CachedSite } from "@reposite/core";
 
 /**
  * Answers for a published site's files, independent of h3 and of node:http so the h3 middleware
@@ -33,6 +33,8 @@ export type ContentEncoding = BodyEncoding;
 export const HTML_CACHE_CONTROL = "public, max-age=0, must-revalidate";
 /** The link-preview image (and other images) change rarely; crawlers and browsers may keep them a day. */
 export const IMAGE_CACHE_CONTROL = "public, max-age=86400";
+/** Pictures copied for a site (`/_images/<hash>.<ext>`) are named by their content: a new picture is a new address. */
+export const CONTENT_ADDRESSED_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /**
  * Headers of HTML pages beyond `nosniff`. No script-restricting CSP: publishing may add an
@@ -42,6 +44,12 @@ export const IMAGE_CACHE_CONTROL = "public, max-age=86400";
  * `frame-ancestors` supersedes it in every browser that supports CSP level 2).
  */
 const HTML_SECURITY_HEADERS = ["content-security-policy", "frame-ancestors 'self'; base-uri 'self'; object-src 'none'"];
+
+/**
+ * An SVG opened on its own is a document of the site's origin and could run scripts there: its
+ * policy forbids scripts and everything else it could load (as an `<img>` it runs none anyway).
+ */
+const SVG_SECURITY_HEADERS = ["content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox"];
 
 const STATIC_METHODS = "GET, HEAD";
 
@@ -66,6 +74,7 @@ const prepared = new WeakMap<CachedFile, PreparedFile>();
 
 const isHtml = (contentType: string) => /^text\/html\b/i.test(contentType);
 const isImage = (contentType: string) => /^image\//i.test(contentType) && !/svg/i.test(contentType);
+const isSvg = (contentType: string) => /^image\/svg\+xml\b/i.test(contentType);
 
 /** `"abc"` -> `"abc-gzip"`: each encoding of a file is its own representation and gets its own strong ETag. */
 function variantEtag(etag: string, encoding: BodyEncoding): string {
@@ -88,7 +97,13 @@ function variantOf(ready: PreparedFile, file: CachedFile, encoding: BodyEncoding
 
 /** Caching, Vary and security headers of a file; `validators` adds Last-Modified (not on 404 answers). */
 function tail(file: CachedFile, validators: boolean): string[] {
-  const cacheControl = !validators ? "no-cache" : isImage(file.contentType) ? IMAGE_CACHE_CONTROL : HTML_CACHE_CONTROL;
+  const cacheControl = !validators
+    ? "no-cache"
+    : isSiteImagePath(file.path)
+      ? CONTENT_ADDRESSED_CACHE_CONTROL
+      : isImage(file.contentType)
+        ? IMAGE_CACHE_CONTROL
+        : HTML_CACHE_CONTROL;
   return [
     ...(validators && file.lastModified ? ["last-modified", file.lastModified] : []),
     "cache-control",
@@ -97,6 +112,7 @@ function tail(file: CachedFile, validators: boolean): string[] {
     "x-content-type-options",
     "nosniff",
     ...(isHtml(file.contentType) ? HTML_SECURITY_HEADERS : []),
+    ...(isSvg(file.contentType) ? SVG_SECURITY_HEADERS : []),
   ];
 }
 
