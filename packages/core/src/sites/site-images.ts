@@ -147,9 +147,8 @@ export class SiteImages {
   /**
    * Makes the README's logo the project's (copied as a `data:` image with the logo's 64 KB limit),
    * when the project has no `logo_url` of its own: each time its landing page is written, and for
-   * any page while it has no logo yet. The logo is the picture the README reader marks as one (an
-   * image in the README's heading before any section, a small one at its top, or one whose alt
-   * text or file name says logo, icon, wordmark or banner). Why a logo could not be used goes to the job's stream.
+   * any page while it has no logo yet. Which picture is the logo: `readmeLogo`. Why a logo could
+   * not be used goes to the job's stream.
    */
   async adoptReadmeLogo(siteId: string, kind: PageKind, readme: string | null, job: ImageJob): Promise<void> {
     const project = await this.projects.get(siteId);
