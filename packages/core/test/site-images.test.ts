@@ -139,6 +139,19 @@ describe("README pictures copied to the site", () => {
     expect(record).toMatchObject({ sha256: createHash("sha256").update(PNG).digest("hex"), content_type: "image/png", body: PNG.toString("base64") });
   });
 
+  it("keeps an About page's only section when its picture is left out (the page needs one)", async () => {
+    const siteId = await newSite();
+    const about: AboutContent = {
+      kind: "about",
+      meta: { title: "About", description: "About Rocket" },
+      title: "About",
+      intro: "Rockets.",
+      sections: [{ title: "Screenshot", body: "", image: { src: `${H}/page.html`, alt: "Page" } }],
+      facts: [],
+    };
+    expect((await images.copyInto(ownerId, siteId, about, job())).sections).toEqual([{ title: "Screenshot", body: "" }]);
+  });
+
   it("keeps at most 8 pictures per site, counting those the site's other pages show once", async () => {
     const siteId = await newSite();
     const onLanding = [0, 1, 2].map((n) => `/_images/${nameOf(numbered(n))}.png`);
