@@ -60,7 +60,9 @@ try {
   console.log(`2. Writing its pages with ${author}:`);
   for (let jobId = started.job_id; jobId; ) {
     const { job } = await client.jobs.wait(jobId);
-    console.log(`   ${job.kind ?? "page"}: ${job.status}${job.error ? ` (${job.error})` : ""}`);
+    // A page the author declines ends done without a version: an FAQ is only written from the README's own questions.
+    const skipped = job.status === "done" && job.version_id === null ? ", no page made (the README asks no question to answer)" : "";
+    console.log(`   ${job.kind ?? "page"}: ${job.status}${skipped}${job.error ? ` (${job.error})` : ""}`);
     if (job.status !== "done") throw new Error(`the page job ended ${job.status}${job.error ? `: ${job.error}` : ""}`);
     jobId = job.next_job_id;
   }

@@ -25,7 +25,7 @@ import {
   type Reposite,
 } from "../src/index.js";
 
-const README = "# Rocket CLI\n\nLaunch rockets from your terminal, safely.\n\n## Features\n\n- Countdown with abort\n- Works offline\n\n## Install\n\n```sh\nnpm install -g rocket-cli\n```\n";
+const README = "# Rocket CLI\n\nLaunch rockets from your terminal, safely.\n\n## Features\n\n- Countdown with abort\n- Works offline\n\n## Install\n\n```sh\nnpm install -g rocket-cli\n```\n\n## FAQ\n\n### Does it work offline?\n\nYes: the countdown runs without a network.\n";
 const REPOS = [
   { owner: "acme", name: "rocket-cli", description: "Launch rockets from your terminal", topics: ["cli"], readme: README },
   { owner: "acme", name: "widget", description: "Widgets & gadgets", topics: [], readme: "# Widget\n\nSmall widgets." },
