@@ -39,6 +39,15 @@ export interface ReadmeSection {
   items: string[];
   /** The section's tables (benchmarks, requirements, comparisons), cells as plain text. */
   tables: ReadmeTable[];
+  /** Paragraphs that end with a colon, and what follows each in the README: what they introduce. */
+  leads: ReadmeLead[];
+}
+
+/** A paragraph that introduces what follows it ("Set up Stripe once:"), as it is in `text`. */
+export interface ReadmeLead {
+  text: string;
+  /** What comes next: a list (kept in `text`), code, a table, a picture, more prose, or the section's end. */
+  next: "list" | "code" | "table" | "picture" | "text" | "end";
 }
 
 export interface ReadmeTable {
@@ -50,6 +59,8 @@ export interface ReadmeFeature {
   /** A lead-in such as "**Fast** — …" or "Fast: …"; null when the bullet has none. */
   title: string | null;
   body: string;
+  /** The bullet's own sub-items ("**Batteries included**:" and "sessions", "a test client"), when it has any. */
+  items?: string[];
 }
 
 export interface ReadmeQuestion {
@@ -744,6 +755,39 @@ function sectionText(blocks: Block[]): string {
   return parts.join("\n\n");
 }
 
+/** The section's paragraphs that end with a colon, each with the kind of block that follows it. */
+function leadsOf(blocks: Block[]): ReadmeLead[] {
+  const out: ReadmeLead[] = [];
+  blocks.forEach((block, index) => {
+    if (block.type !== "paragraph" || isNavigation(block.raw)) return;
+    const text = richText(block.raw);
+    if (!/[:：]$/.test(text)) return;
+    const next = blocks[index + 1];
+    let kind: ReadmeLead["next"] = "end";
+    if (next?.type === "list" || next?.type === "code" || next?.type === "table") kind = next.type;
+    else if (next?.type === "paragraph") kind = !richText(next.raw) && /!\[|<img\b/i.test(next.raw) ? "picture" : "text";
+    out.push({ text, next: kind });
+  });
+  return out;
+}
+
+/** Features from a list's top-level items, each with its direct sub-items. */
+function listFeatures(items: ListItem[]): ReadmeFeature[] {
+  const out: ReadmeFeature[] = [];
+  items.forEach((item, index) => {
+    if (item.depth !== 0) return;
+    const feature = splitFeature(item.raw);
+    if (!feature) return;
+    const children: string[] = [];
+    for (let next = index + 1; next < items.length && items[next]!.depth > 0; next++) {
+      if (items[next]!.depth === 1) children.push(itemText(items[next]!));
+    }
+    const kept = children.filter(Boolean);
+    out.push(kept.length ? { ...feature, items: kept } : feature);
+  });
+  return out;
+}
+
 function splitFeature(raw: string): ReadmeFeature | null {
   const firstParagraph = raw.split("\n\n")[0] ?? "";
   const bold = /^\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}]\s*)*(?:\[)?(\*\*|__)(.+?)\1(?:\]\([^)]*\))?\s*([:：.!—–-]\s*)?([\s\S]*)$/u.exec(firstParagraph);
@@ -974,6 +1018,7 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
         block.type === "list" ? block.items.filter((item) => item.depth === 0).map(itemText).filter(Boolean) : [],
       ),
       tables: section.blocks.flatMap((block) => (block.type === "table" ? readTableBlock(block.rows) : [])),
+      leads: leadsOf(section.blocks),
     }));
 
   const descendants = (index: number): RawSection[] => {
@@ -1016,7 +1061,7 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
     for (const section of descendants(root)) {
       const list = section.blocks.find((block) => block.type === "list");
       if (list && list.type === "list") {
-        features = list.items.filter((item) => item.depth === 0).map((item) => splitFeature(item.raw)).filter((f): f is ReadmeFeature => f !== null);
+        features = listFeatures(list.items);
       }
       const table = section.blocks.find((block) => block.type === "table");
       if (!features.length && table && table.type === "table") features = tableFeatures(table.rows);
@@ -1045,7 +1090,7 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
           block.items.every((item) => !isNavigation(item.raw) && plainText(item.raw).split(/\s+/).length >= 2),
       );
       if (list && list.type === "list") {
-        features = list.items.filter((item) => item.depth === 0).map((item) => splitFeature(item.raw)).filter((f): f is ReadmeFeature => f !== null);
+        features = listFeatures(list.items);
         break;
       }
     }

@@ -132,8 +132,9 @@ describe("README author", () => {
     it("turns bullets without a lead-in into titled cards", () => {
       const page = build<LandingContent>({ readme: RST_README, product: { ...request().product, name: "pyfetcher" } });
       expect(page.features).toEqual([
-        { title: "Parallel downloads", body: "Parallel downloads with a configurable pool." },
-        { title: "Automatic retries", body: "Automatic retries with exponential backoff." },
+        // The body says what follows the title in the bullet: a card never starts by repeating its title.
+        { title: "Parallel downloads", body: "With a configurable pool." },
+        { title: "Automatic retries", body: "With exponential backoff." },
       ]);
       // No "pyfetcher comes with …" made up for the bullet that has no clause to lead with.
       expect(page.sections.find((section) => section.title === "Features")?.body).toBe("- SHA-256 checksum verification");
@@ -148,7 +149,8 @@ describe("README author", () => {
     it("makes up no feature when the README lists none: one card with what it says it is", () => {
       const page = build<LandingContent>({ readme: LIBRARY_README, product: { ...request().product, name: "Tiny Schema" } });
       expect(page.features).toEqual([
-        { title: "Tiny Schema", body: "Tiny Schema validates JavaScript objects with composable, typed rules. It has no dependencies and weighs 2 kB." },
+        // Not titled "Tiny Schema": the text starts with the name, and a card never repeats its title.
+        { title: "What it is", body: "Tiny Schema validates JavaScript objects with composable, typed rules. It has no dependencies and weighs 2 kB." },
       ]);
       expect(JSON.stringify(page)).not.toMatch(/Released under|Install in one line|Listed on/);
     });

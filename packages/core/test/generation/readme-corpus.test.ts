@@ -31,7 +31,11 @@ const normal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 
 /** The README as words: link targets, pictures, tags and markdown marks gone. */
 function readmeWords(fixture: ReadmeFixture): string {
   const text = fixture.readme
+    // "<slug>" inside code is text, not an HTML tag.
+    .replace(/`[^`\n]*`/g, (span) => span.replace(/[<>]/g, " "))
     .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    // A numbered item is said as a list item: its number is not a word of its text.
+    .replace(/^(\s*)\d+[.)]\s+/gm, "$1")
     .replace(/\]\([^)]*\)/g, "]")
     .replace(/<[^>]+>/g, " ");
   return ` ${normal(`${text}\n${fixture.product.description}`)} `;
@@ -61,12 +65,87 @@ function pages(fixture: ReadmeFixture, type: ProjectType): Partial<Record<PageKi
   return out;
 }
 
+/**
+ * The README's introductions, as words: the last sentence of every paragraph or list item (outside
+ * code) that ends with a colon ("To sell …, set up Stripe once:"). A page may say one only together
+ * with what it introduces.
+ */
+function introductions(fixture: ReadmeFixture): Set<string> {
+  const out = new Set<string>();
+  let current: string[] = [];
+  const close = () => {
+    const text = current.join(" ").replace(/!\[[^\]]*\]\([^)]*\)/g, " ").replace(/\]\([^)]*\)/g, "]").replace(/<[^>]+>/g, " ").trim();
+    if (/:$/.test(text)) out.add(normal(sentences(text).pop() ?? text));
+    current = [];
+  };
+  let fence = false;
+  for (const line of fixture.readme.split("\n")) {
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      close();
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    if (!line.trim() || /^\s*#/.test(line) || /^\s*\|/.test(line)) close();
+    else {
+      const item = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+      if (item) close();
+      current.push((item ? item[1]! : line).trim());
+    }
+  }
+  close();
+  out.delete("");
+  return out;
+}
+
+/** Last sentence of a paragraph or list line, as words. */
+const lastWords = (text: string) => normal(sentences(text.replace(/^\s*-\s+/, "")).pop() ?? "");
+
+/**
+ * Breaks of the introduction rule in one page: a text that stops on a colon, or says one of the
+ * README's introductions, without what it introduces after it (its list in the same text, or, for
+ * a section body's last paragraph, the code, table or picture the section shows).
+ */
+function looseIntroductions(value: unknown, intros: Set<string>, path = ""): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => looseIntroductions(item, intros, `${path}[${index}]`));
+  if (!value || typeof value !== "object") return [];
+  const object = value as Record<string, unknown>;
+  const shown = Boolean(object.code || object.table || object.image);
+  const out: string[] = [];
+  for (const [key, field] of Object.entries(object)) {
+    // Titles and labels name things; only texts that say something can introduce.
+    if (["code", "src", "href", "table", "kind", "title", "label", "question", "alt"].includes(key)) continue;
+    if (typeof field !== "string") {
+      out.push(...looseIntroductions(field, intros, path ? `${path}.${key}` : key));
+      continue;
+    }
+    const parts = field.split(/\n\s*\n/).filter((part) => part.trim());
+    parts.forEach((part, index) => {
+      const isList = (text: string | undefined) => text !== undefined && /^\s*-\s/.test(text);
+      const introducing = (text: string) => /:$/.test(text.trim()) || intros.has(lastWords(text));
+      if (isList(part)) {
+        const lines = part.split("\n");
+        const depth = (line: string) => /^\s*/.exec(line)![0].length;
+        lines.forEach((line, at) => {
+          const next = lines[at + 1];
+          if (introducing(line) && !(next !== undefined && depth(next) > depth(line))) out.push(`${path}.${key}: ${line}`);
+        });
+        return;
+      }
+      const next = parts[index + 1];
+      const followed = next !== undefined ? isList(next) : key === "body" && shown;
+      if (introducing(part) && !followed) out.push(`${path}.${key}: ${part.slice(-120)}`);
+    });
+  }
+  return out;
+}
+
 const isTitle = (path: string) => /(?:^|\.)(?:title|label|question|heading)$/.test(path);
 
 it("the corpus holds at least ten READMEs of the shapes the issue names", () => {
   expect(README_CORPUS.length).toBeGreaterThanOrEqual(10);
   const shapes = README_CORPUS.map((fixture) => fixture.shape).join("\n");
-  for (const shape of ["library", "web framework", "CLI tool", "desktop app", "self-hosted service", "benchmarks", "image-format converter", "minimal"]) {
+  for (const shape of ["library", "web framework", "CLI tool", "desktop app", "self-hosted service", "benchmarks", "image-format converter", "minimal", "monorepo framework"]) {
     expect(shapes).toContain(shape);
   }
   const all = README_CORPUS.map((fixture) => fixture.readme).join("\n");
@@ -95,11 +174,25 @@ describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("R
       }
     });
 
-    it("no card or section only repeats its title", () => {
+    // `echoes` also counts a text that starts with its title ("A framework" / "A framework a platform team embeds: …").
+    it("no card or section repeats its title", () => {
       const landing = built.template as LandingContent;
       for (const card of [...landing.features, ...landing.sections]) expect(echoes(card.title, card.body), JSON.stringify(card)).toBe(false);
       const about = built.about as AboutContent;
       for (const section of about.sections) expect(echoes(section.title, section.body), JSON.stringify(section)).toBe(false);
+    });
+
+    it("keeps an introduction (\"…:\") only with what it introduces: its list, or the code, table or picture shown after it", () => {
+      const intros = introductions(fixture);
+      for (const [kind, content] of all) expect(looseIntroductions(content, intros).join("\n"), kind).toBe("");
+    });
+
+    it("pins what the fixture names: the headline, the cards' titles, no operator section on the landing page", () => {
+      const landing = built.template as LandingContent;
+      if (fixture.expect.heroTitle) expect(landing.hero.title).toBe(fixture.expect.heroTitle);
+      if (fixture.expect.featureTitles) expect(landing.features.map((card) => card.title)).toEqual(fixture.expect.featureTitles);
+      const titles = landing.sections.map((section) => section.title);
+      for (const heading of fixture.expect.operatorSections ?? []) expect(titles).not.toContain(heading);
     });
 
     it("invents no sentence: each is the README's (or the repository description's), a label, or the page frame's", () => {
@@ -112,7 +205,9 @@ describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("R
             expect(fixture.readme, `${kind} ${path}`).toContain(value);
             continue;
           }
-          const parts = path === "meta.title" ? value.split(" — ") : sentences(value.replace(/^\s*-\s+/gm, "").replace(/\n+/g, " "));
+          // Paragraphs and list items are texts of their own: a sentence never runs from one into the next.
+          const pieces = value.split(/\n\s*\n/).flatMap((part) => (/^\s*-\s/.test(part) ? part.split("\n") : [part]));
+          const parts = path === "meta.title" ? value.split(" — ") : pieces.flatMap((piece) => sentences(piece.replace(/^\s*-\s+/, "").replace(/\n+/g, " ")));
           for (const part of parts) {
             const words_ = normal(part);
             if (!words_ || allowed.has(words_) || normal(fixture.expect.name) === words_) continue;

@@ -25,5 +25,11 @@ export interface ReadmeFixture {
     heroImage: string | null;
     /** The README's Download link, or null. */
     download: string | null;
+    /** The landing page's headline, when the test pins it (the README's opening, shortened to a clause). */
+    heroTitle?: string;
+    /** The feature cards' titles, when the test pins them (bold leads, without the rest of their sentence). */
+    featureTitles?: string[];
+    /** Headings of sections for the people who run the project (settings, payments, HTTPS): not on the landing page while it has product sections to show. */
+    operatorSections?: string[];
   };
 }

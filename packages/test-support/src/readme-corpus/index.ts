@@ -2,6 +2,7 @@ import { inkwellDesktop, pantryService } from "./apps.js";
 import type { ReadmeFixture } from "./fixture.js";
 import { quarkLibrary, tabulaLibrary, veloxFramework } from "./libraries.js";
 import { dotfilesMinimal, padMinimal } from "./minimal.js";
+import { wharfMonorepo } from "./monorepo.js";
 import { pixmillConverter, ripfindCli, tidyfilesCli } from "./tools.js";
 
 export type { ReadmeFixture } from "./fixture.js";
@@ -18,4 +19,5 @@ export const README_CORPUS: ReadmeFixture[] = [
   pantryService,
   padMinimal,
   dotfilesMinimal,
+  wharfMonorepo,
 ];

@@ -1,6 +1,7 @@
 import type { PageRequest } from "../page-author.js";
 import { readmeCasing } from "../name-casing.js";
 import { isInstallCommand, readReadme, type ReadmeFacts, type ReadmeSection } from "../readme-reader.js";
+import { keepIntroduced, type Shown } from "./introductions.js";
 import { downloadLink } from "./media.js";
 import { sentences, wholeText } from "./whole-text.js";
 
@@ -100,11 +101,14 @@ export function similar(a: string, b: string): boolean {
 
 export const capitalize = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
 
-/** Ends a README text with a full stop unless it already ends a sentence (or a list). */
+/**
+ * Ends a README text with a full stop unless it already ends a sentence (or a list); a closing
+ * bracket or quote ends one only after a sentence mark ("(optional)" becomes "(optional).").
+ */
 export function sentence(text: string): string {
   const s = text.trim().replace(/[:;,]$/, "");
   if (/\n\s*-\s/.test(s) || /^-\s/.test(s)) return s;
-  return /[.!?…。！？)"”`]$/.test(s) ? s : `${s}.`;
+  return /[.!?…。！？]["'”’)\]]*$/.test(s) ? s : `${s}.`;
 }
 
 /** Paragraphs of a README section's text that are prose (not list lines). */
@@ -115,9 +119,13 @@ export function paragraphs(text: string): string[] {
     .filter((part) => part && !/^\s*-\s/.test(part));
 }
 
-/** A README section's text, whole or cut to whole paragraphs/sentences that fit; "" when none fits. */
-export function sectionBody(section: ReadmeSection, max: number): string {
-  return wholeText(section.text, max) ?? wholeText(paragraphs(section.text)[0] ?? "", max) ?? "";
+/**
+ * A README section's text, whole or cut to whole paragraphs/sentences that fit; "" when none fits.
+ * An introduction ("…:") stays only with what it introduces (`shown`: what the page shows after the text).
+ */
+export function sectionBody(section: ReadmeSection, max: number, shown: Shown = new Set()): string {
+  const body = wholeText(section.text, max) ?? wholeText(paragraphs(section.text)[0] ?? "", max) ?? "";
+  return keepIntroduced(body, section.leads, shown);
 }
 
 /** The first sentence of a README text. */

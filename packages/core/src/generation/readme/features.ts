@@ -1,6 +1,7 @@
 import type { LandingContent } from "../page-content.js";
 import { stripCode, stripLeadingEmoji, type ReadmeFeature } from "../readme-reader.js";
 import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type Context } from "./context.js";
+import { keepIntroduced } from "./introductions.js";
 import { echoes, leadingClause, sentences, wholeText } from "./whole-text.js";
 
 type Card = LandingContent["features"][number];
@@ -9,33 +10,74 @@ type Card = LandingContent["features"][number];
 const isShort = (text: string) => text.length <= 60 && text.split(/\s+/).length <= 8 && sentences(text).length <= 1;
 
 /**
+ * The bullet's text after its lead-in when it starts with it ("**A framework** a platform team
+ * embeds: …" → "a platform team embeds: …"), else the text itself.
+ */
+function afterLead(body: string, lead: string): string {
+  const words = normal(lead).split(" ").filter(Boolean);
+  if (!words.length) return body;
+  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const start = new RegExp(`^[^\\p{L}\\p{N}]*${escaped.join("[^\\p{L}\\p{N}]+")}(?![\\p{L}\\p{N}])`, "iu").exec(body);
+  return start ? body.slice(start[0].length).replace(/^[\s*_`:：.!—–,-]+/, "") : body;
+}
+
+/** True when the rest of a bullet reads as a text of its own: three words or more, starting with a word (not a bracket). */
+const readsAlone = (text: string) => /^[\p{L}\p{N}`"“]/u.test(text) && text.split(/\s+/).length >= 3;
+
+/**
+ * A bullet's text with its sub-items said after it, in the README's order ("Batteries included:
+ * sessions and CSRF protection, a test client, WebSockets"); the text alone without sub-items;
+ * null when they are too many or too long to say in one line.
+ */
+function withItems(text: string, items: string[] | undefined): string | null {
+  if (!items?.length) return text;
+  const joined = items.join(", ");
+  if (items.length > 6 || joined.length > 200 || items.some((item) => /[.;:]$/.test(item))) return null;
+  const own = text.replace(/[:：]\s*$/, "").trim();
+  return own ? `${own}: ${joined}` : joined;
+}
+
+/**
  * One card from a README feature bullet, or null. The title is the bullet's lead-in, else the
- * bullet's leading clause; the body is the README's own text, whole. A bullet that is only a
- * short phrase makes no card (its body would echo its title): it is listed in a section instead.
+ * bullet's leading clause; the body is the README's own text, whole, and never starts with the
+ * title: a bullet whose bold lead starts its sentence ("**A framework** a platform team embeds …")
+ * says the rest under the title. A bullet that is only a short phrase makes no card (its body
+ * would echo its title): it is listed in a section instead.
  */
 export function featureCard(feature: ReadmeFeature): Card | null {
   const body = clean(feature.body);
   const lead = clean(feature.title ?? "").replace(/[.!:]$/, "");
-  if (lead && body && !echoes(lead, body)) {
-    const title = wholeText(capitalize(stripCode(lead)), 60, { clauses: true });
-    const text = wholeText(body, 300);
-    return title && text ? { title, body: sentence(capitalize(text)) } : null;
+  if (lead && body) {
+    const after = afterLead(body, lead);
+    const rest = keepIntroduced(withItems(after, feature.items) ?? after);
+    // A rest of a word or two ("**Dark mode** support") says nothing more: not a card of its own.
+    const enough = after === body || readsAlone(rest);
+    if (rest && enough && !echoes(lead, rest)) {
+      const title = wholeText(capitalize(stripCode(lead)), 60, { clauses: true });
+      const text = wholeText(rest, 300);
+      return title && text ? { title, body: sentence(capitalize(text)) } : null;
+    }
   }
-  const whole = body || lead;
+  const whole = keepIntroduced(withItems(body || lead, feature.items) ?? (body || lead));
   if (!whole) return null;
   const first = sentences(whole)[0] ?? whole;
   const title = leadingClause(stripCode(stripLeadingEmoji(first)).replace(/[.!]$/, ""), 60);
-  const text = wholeText(whole, 300);
-  // No clause to lead with ("SHA-256 checksum verification"): the bullet is listed, not carded.
-  if (!title || !text || echoes(title, text) || (isShort(whole) && title.split(/\s+/).length < 2)) return null;
+  // The body is what follows the title in the bullet: a card never says its title twice.
+  const text = wholeText(afterLead(whole, title ?? ""), 300);
+  // No clause to lead with ("SHA-256 checksum verification"), or a rest that does not read on its
+  // own ("(lossless where …)"): the bullet is listed, not carded.
+  if (!title || !text || !readsAlone(text) || echoes(title, text) || (isShort(whole) && title.split(/\s+/).length < 2)) return null;
   return { title: capitalize(title), body: sentence(capitalize(text)) };
 }
 
-/** Feature bullets that make no card: shown as the README's list instead. */
+/** Feature bullets that make no card: shown as the README's list instead (an item that introduced sub-items too long to say keeps its own words only). */
 export function shortFeatures(context: Context): string[] {
   return context.facts.features
     .filter((feature) => featureCard(feature) === null)
-    .map((feature) => clean(feature.title && feature.body && echoes(feature.title, feature.body) ? feature.body : feature.body || feature.title))
+    .map((feature) => {
+      const text = clean(feature.title && feature.body && echoes(feature.title, feature.body) ? feature.body : feature.body || feature.title);
+      return keepIntroduced(withItems(text, feature.items) ?? text);
+    })
     .filter(Boolean);
 }
 
@@ -60,6 +102,8 @@ export function features(context: Context, proseSections: { heading: string; tex
     if (title && body && !echoes(title, body)) add({ title, body: sentence(body) });
   }
   if (out.length) return out;
+  // Titled with the name, or "What it is" when the text starts with it ("ripfind searches …"): no echo.
   const what = wholeText(context.summary ?? "", 300) ?? wholeText(context.description, 300) ?? fallbackSummary(context);
-  return [{ title: context.name.slice(0, 60), body: sentence(what) }];
+  const body = sentence(keepIntroduced(what) || what);
+  return [{ title: echoes(context.name, body) ? "What it is" : context.name.slice(0, 60), body }];
 }

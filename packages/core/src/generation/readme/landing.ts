@@ -1,7 +1,8 @@
 import type { LandingContent } from "../page-content.js";
-import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeSection } from "../readme-reader.js";
+import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
 import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures } from "./features.js";
+import { keepIntroduced, type Shown } from "./introductions.js";
 import { wholeText } from "./whole-text.js";
 
 type Section = LandingContent["sections"][number];
@@ -23,6 +24,60 @@ export function contentSections(context: Context, page: "landing" | "about"): Re
       (!/\?$/.test(section.heading) || section.tables.length > 0) &&
       (section.text.length >= 30 || section.tables.length > 0 || pictured.has(section.heading)),
   );
+}
+
+/** A landing section's text at most: a few paragraphs a visitor reads, not the README's whole setup guide. */
+const SECTION_MAX = 700;
+
+/**
+ * Headings of sections written for the people who run or sell the project rather than for a
+ * visitor deciding whether to use it: settings, HTTPS and proxies, payments, deployment.
+ */
+const OPERATOR =
+  /\b(?:configur\w*|config|settings|environment(?: variables)?|https|tls|ssl|acme|certificates?|caddy|nginx|traefik|reverse proxy|proxy|payments?|billing|stripe|webhooks?|deploy\w*|production|backups?|upgrad\w*|migrat\w*|monitoring|operat(?:or|ors|ions|ing)|systemd|kubernetes|helm)\b/i;
+
+/**
+ * How useful a section is to a visitor, best first: 0 what the project is and does (overview,
+ * features); 1 the product's other sections; 2 their subsections (their heading may lean on the
+ * parent's: "Add it to an editor"); 3 sections for operators (settings, HTTPS, payments).
+ */
+function usefulness(section: ReadmeSection, topLevel: number): number {
+  if (OPERATOR.test(section.heading) || section.role === "reference") return 3;
+  if (section.role === "overview" || section.role === "features") return 0;
+  return section.level > topLevel ? 2 : 1;
+}
+
+/**
+ * The `count` most useful of the README's sections, in the README's order. Within the same
+ * usefulness, sections with a table come first: the README's numbers belong on the page.
+ * With `operators: false` (the landing page) sections for operators are taken only while fewer
+ * than `minimum` sections would be shown: a visitor's page does not fill up with setup guides.
+ */
+export function pickSections(sections: ReadmeSection[], count: number, options: { operators?: boolean; minimum?: number } = {}): ReadmeSection[] {
+  if (count <= 0 || !sections.length) return [];
+  const topLevel = Math.min(...sections.map((section) => section.level));
+  const rank = (section: ReadmeSection) => usefulness(section, topLevel) * 2 + (section.tables.length ? 0 : 1);
+  const sorted = [...sections].sort((a, b) => rank(a) - rank(b));
+  const chosen = new Set<ReadmeSection>();
+  for (const section of sorted) {
+    if (chosen.size >= count) break;
+    if (options.operators === false && usefulness(section, topLevel) === 3 && chosen.size >= (options.minimum ?? 0)) break;
+    chosen.add(section);
+  }
+  return sections.filter((section) => chosen.has(section));
+}
+
+/** What a section shows after its text: an introduction at the end of the text may lead to it. */
+export function shownWith(table: unknown, image: unknown): Shown {
+  return new Set<ReadmeLead["next"]>([...(table ? (["table"] as const) : []), ...(image ? (["picture"] as const) : [])]);
+}
+
+const CODE: Shown = new Set(["code"]);
+const NOTHING: Shown = new Set();
+
+/** Every introduction of the README with what follows it. */
+function allLeads(context: Context): ReadmeLead[] {
+  return context.facts.sections.flatMap((section) => section.leads);
 }
 
 /** The README's screenshots (not logos), in order. */
@@ -65,12 +120,12 @@ function installBlock(context: Context, used: Set<string>): Section | null {
   if (!section || context.saas) return null;
   // The install prose that introduces the first command ("Or with Homebrew:" belongs to a later one).
   const prose = paragraphs(context.facts.installText).find((part) => /[.!:]$/.test(part) && !/^(?:or|alternatively)\b/i.test(part)) ?? "";
-  const body = wholeText(prose, 1200) ?? "";
   const shell = context.facts.install.filter((block) => section.code.includes(block) || context.facts.sections.some((s) => s.role === "install" && s.code.includes(block)));
   const codeText = clipCode(shell.slice(0, 3).join("\n\n"), 2000);
+  const body = keepIntroduced(wholeText(prose, 1200) ?? "", allLeads(context), codeText ? CODE : NOTHING);
   const table = section.tables[0];
   if (!body && !codeText && !table) {
-    const text = sectionBody(section, 1200);
+    const text = sectionBody(section, SECTION_MAX);
     return text ? { title: wholeText(section.heading, 80, { clauses: true }) ?? "Install", body: text } : null;
   }
   const image = sectionImage(context, section.heading, used);
@@ -88,11 +143,11 @@ function usageBlock(context: Context): Section | null {
   if (context.saas || !facts.usage.length) return null;
   const section = facts.sections.find((candidate) => candidate.role === "usage");
   if (!section) return null;
-  const prose = wholeText(paragraphs(facts.usageText)[0] ?? "", 1200) ?? "";
   // A quick start that installs first keeps its install step: with no install section, it is the README's only one.
   const own = section.code;
   const first = own[0] && !context.installSection && own[0].split("\n").every((line) => !line.trim() || isInstallCommand(line)) ? own.slice(0, 2).join("\n\n") : facts.usage[0]!;
   const table = section.tables[0];
+  const prose = keepIntroduced(wholeText(paragraphs(facts.usageText)[0] ?? "", 1200) ?? "", allLeads(context), CODE);
   return { title: wholeText(section.heading, 80, { clauses: true }) ?? "Usage", body: prose, code: clipCode(first, 2000), ...(table ? { table } : {}) };
 }
 
@@ -116,7 +171,8 @@ export function landingPage(context: Context): LandingContent {
     paragraphs(prose[0]?.text ?? "")[0] ?? "",
     summary && title && !similar(title, summary) ? summary : "",
   ];
-  let subtitle = candidates.map((text) => wholeText(text, 280)).find((text) => text && (!title || !similar(text, title))) ?? null;
+  // An introduction ("It is three things at once:") says nothing without its list: left out.
+  let subtitle = candidates.map((text) => wholeText(keepIntroduced(text), 280)).find((text) => text && (!title || !similar(text, title))) ?? null;
   if (!subtitle || !title) {
     subtitle = wholeText(summary, 280) ?? wholeText(context.description, 280) ?? fallbackSummary(context);
     title = name.slice(0, 90);
@@ -132,19 +188,13 @@ export function landingPage(context: Context): LandingContent {
   if (short.length && featureHeading) {
     sections.push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
   }
-  // Sections with tables first: the README's numbers belong on the page.
-  const ordered = [...prose.filter((section) => section.tables.length), ...prose.filter((section) => !section.tables.length)];
   const limit = context.saas ? 4 : 6;
-  const chosen = new Set<ReadmeSection>();
-  for (const section of ordered) {
-    if (sections.length + chosen.size >= limit) break;
-    if (section.role === "features" && facts.features.length) continue;
-    chosen.add(section);
-  }
-  for (const section of prose.filter((candidate) => chosen.has(candidate))) {
+  const shownSections = prose.filter((section) => !(section.role === "features" && facts.features.length));
+  // Operator sections (settings, HTTPS, payments) only while the page would show fewer than three.
+  for (const section of pickSections(shownSections, limit - sections.length, { operators: false, minimum: 3 - sections.length })) {
     const table = section.tables[0];
     const image = sectionImage(context, section.heading, used);
-    const body = sectionBody(section, 1200);
+    const body = sectionBody(section, SECTION_MAX, shownWith(table, image));
     const heading = wholeText(section.heading, 80, { clauses: true });
     if (!heading || (!body && !table && !image)) continue;
     sections.push({ title: heading, body, ...(table ? { table } : {}), ...(image ? { image } : {}) });
@@ -157,7 +207,7 @@ export function landingPage(context: Context): LandingContent {
   const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
   const closingBody =
     [installNote && install ? installNote : "", similar(summary, subtitle) ? "" : summary, similar(context.description, subtitle) ? "" : context.description, summary, subtitle]
-      .map((text) => wholeText(text ?? "", 300))
+      .map((text) => wholeText(keepIntroduced(text ?? ""), 300))
       .find((text): text is string => Boolean(text)) ?? fallbackSummary(context);
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
   const cta = context.download ?? { label: ctas.closing };

@@ -1,7 +1,8 @@
 import { RepositeError } from "../../errors.js";
 import type { AboutContent, AuthContent, FaqContent } from "../page-content.js";
 import { code, fallbackSummary, normal, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
-import { contentSections, sectionImage } from "./landing.js";
+import { keepIntroduced } from "./introductions.js";
+import { contentSections, pickSections, sectionImage, shownWith } from "./landing.js";
 import { wholeText } from "./whole-text.js";
 
 const LICENSE_NAMES: Record<string, string> = {
@@ -51,7 +52,9 @@ export function siteSentences(name: string): string[] {
 
 export function aboutPage(context: Context): AboutContent {
   const { facts, request } = context;
+  // The opening paragraphs; one that introduces a list ("It is three things at once:") keeps only what else it says.
   const what = [context.summary ?? "", context.description, ...facts.intro.slice(1)]
+    .map((text) => keepIntroduced(text))
     .filter(Boolean)
     .filter((text, index, all) => all.findIndex((other) => similar(other, text)) === index);
   const intro = wholeText(what[0] ?? "", 600) ?? wholeText(paragraphs(what[0] ?? "")[0] ?? "", 600) ?? fallbackSummary(context);
@@ -66,19 +69,20 @@ export function aboutPage(context: Context): AboutContent {
     .join("\n\n");
   const whatItIs = wholeText(more, 1500);
   if (whatItIs) sections.push({ title: "What it is", body: whatItIs });
-  for (const section of contentSections(context, "about")) {
-    if (sections.length >= 8) break;
+  const install = context.installSection;
+  const room = 8 - sections.length - (install && !context.saas ? 1 : 0);
+  for (const section of pickSections(contentSections(context, "about"), room)) {
     if (sections.some((existing) => normal(existing.title) === normal(section.heading))) continue;
     const title = wholeText(section.heading, 80, { clauses: true });
-    const body = sectionBody(section, 1500);
     const table = section.tables[0];
     const image = sectionImage(context, section.heading, used);
+    const body = sectionBody(section, 1500, shownWith(table, image));
     if (!title || (!body && !table && !image)) continue;
     sections.push({ title, body, ...(table ? { table } : {}), ...(image ? { image } : {}) });
   }
-  const install = context.installSection;
   if (install && !context.saas && sections.length < 8) {
-    const prose = wholeText(paragraphs(facts.installText)[0] ?? "", 1500);
+    // No code on the About page: an introduction to a command ("With Cargo:") is left out, the commands are said instead.
+    const prose = wholeText(keepIntroduced(paragraphs(facts.installText)[0] ?? ""), 1500);
     const commands = context.installCommands.slice(0, 3).map(code).join("\n\n");
     const body = prose ?? (commands || sectionBody(install, 1500));
     const title = wholeText(install.heading, 80, { clauses: true });
@@ -118,7 +122,8 @@ function faqItems(context: Context): FaqContent["items"] {
   for (const entry of context.facts.faq) {
     if (items.length >= 20) break;
     const question = wholeText(entry.question, 200);
-    const answer = wholeText(entry.answer, 1500) ?? wholeText(paragraphs(entry.answer)[0] ?? "", 1500);
+    const whole = wholeText(entry.answer, 1500) ?? wholeText(paragraphs(entry.answer)[0] ?? "", 1500);
+    const answer = whole && keepIntroduced(whole);
     if (!question || !answer || items.some((item) => normal(item.question) === normal(question))) continue;
     items.push({ question, answer });
   }

@@ -33,6 +33,8 @@ export const endsDangling = (text: string) => DANGLING.test(text.trim());
 
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|no|dr|mr|mrs|ms|st|jr|sr|fig|ca|resp|v\d+(?:\.\d+)*)$/i;
 
+const SENTENCE_END = /[.!?。！？]["'”’)\]]*$/;
+
 /** A text's sentences, in order, each with its end mark. Abbreviations and version numbers do not end one. */
 export function sentences(text: string): string[] {
   const s = text.replace(/\s+/g, " ").trim();
@@ -55,10 +57,11 @@ export function sentences(text: string): string[] {
 /**
  * Places a sentence may be cut to leave a complete leading clause: before a dash, semicolon,
  * colon, parenthesis or a ", which"-like clause, or before a preposition that starts an
- * adverbial ("… images for the web"). Never at a plain comma: that would cut a list.
+ * adverbial ("… images for the web"), or before an "and," that opens an aside ("… a website and,
+ * on request, an app"). Never at a plain comma: that would cut a list.
  */
 const CLAUSE_CUTS =
-  /\s[—–-]\s|;\s|:\s|\s\(|,\s(?=(?:which|so|but|while|because|without|making|letting|allowing|so that|with|where|whether)\s)|\s(?=(?:for|with|by|using|via|in|on|from|so that|that|which|without|across|through|when|while|because)\s)/g;
+  /\s[—–-]\s|;\s|:\s|\s\(|,\s(?=(?:which|so|but|while|because|without|making|letting|allowing|so that|with|where|whether)\s)|\s(?=(?:for|with|by|using|via|in|on|from|so that|that|which|without|across|through|when|while|because)\s)|\s(?=(?:and|or),\s)/g;
 
 /** True when a list is left open: "between JPEG, PNG" (a comma after which no "and"/"or" came). */
 function listOpen(text: string): boolean {
@@ -112,7 +115,8 @@ export function wholeText(text: string, max: number, options: WholeTextOptions =
     if (next.length > max) break;
     joined = next;
   }
-  if (joined && complete(joined)) return joined;
+  // Whole sentences read complete as the README wrote them ("X and, on request, Y." is no open list).
+  if (joined && (SENTENCE_END.test(joined) ? balanced(joined) : complete(joined))) return joined;
   if (options.clauses && all[0]) return leadingClause(all[0], max);
   return null;
 }
@@ -120,14 +124,16 @@ export function wholeText(text: string, max: number, options: WholeTextOptions =
 const normal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
 /**
- * True when a card's text only repeats its title: the same words, or the title with at most
- * two more words ("Fast" / "Fast."; "Dark mode" / "Dark mode support").
+ * True when a card's text repeats its title: the same words, the title with at most two more
+ * words ("Fast" / "Fast."; "Dark mode" / "Dark mode support"), or a text that starts with its
+ * title ("A framework" / "A framework a platform team embeds: …") unless it is a list.
  */
 export function echoes(title: string, body: string): boolean {
   const t = normal(title);
   const b = normal(body);
   if (!t || !b) return false;
-  if (t === b) return true;
+  // A list under its heading ("Download" / "- Download for macOS …") names its items, it does not echo.
+  if (t === b || (b.startsWith(`${t} `) && !/^\s*-\s/.test(body))) return true;
   if (b.includes(t)) return b.split(" ").length - t.split(" ").length <= 2;
   if (t.includes(b)) return true;
   return false;
