@@ -187,6 +187,10 @@ describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("R
       for (const [kind, content] of all) expect(looseIntroductions(content, intros).join("\n"), kind).toBe("");
     });
 
+    it("keeps landing sections to a few paragraphs, not the README's whole guide", () => {
+      for (const section of (built.template as LandingContent).sections) expect(section.body.length, section.title).toBeLessThanOrEqual(700);
+    });
+
     it("pins what the fixture names: the headline, the cards' titles, no operator section on the landing page", () => {
       const landing = built.template as LandingContent;
       if (fixture.expect.heroTitle) expect(landing.hero.title).toBe(fixture.expect.heroTitle);

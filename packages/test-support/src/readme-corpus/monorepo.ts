@@ -53,6 +53,15 @@ const site = await wharf.sites.create({ repository: "github.com/acme/widget" });
 
 Every method takes \`RequestOptions\` last: \`signal\`, \`timeout\`, \`maxRetries\`, \`headers\`.
 
+Resources follow the API's groups: \`sites\`, \`themes\`, \`versions\`, \`jobs\`, \`publishing\`, \`previews\`
+(with \`previews.env\` and \`previews.runs\`; \`logs\`, \`metrics\`, \`restart\`, \`stop\`, \`start\`, \`remove\`),
+\`billing\` (\`prices\`, \`status\`, \`checkout\`), \`domain\`, \`tokens\` and \`agent\`. An error answer throws a
+class by status, carrying \`status\`, \`code\`, \`body\` and \`headers\`; no answer throws \`APIConnectionError\`.
+
+Retries: a request that fails with a connection error, a 429 or a 5xx is tried again up to
+\`maxRetries\` times (2 by default), waiting as \`Retry-After\` says or with a backoff from half a
+second; a request that writes is retried only when it carries an idempotency key.
+
 ## Editor plugin
 
 Editors that speak the Language Server Protocol preview a page as you write its README, through
