@@ -76,3 +76,4 @@ export {
 export { startPebble, type Pebble, type PebbleOptions } from "./pebble.js";
 export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
+export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";

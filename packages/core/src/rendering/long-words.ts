@@ -1,7 +1,9 @@
 /**
  * Words too long for a phone's line (a 35-letter product name, "Supercalifragilisticexpialidocious")
  * are never broken: each is wrapped in a span whose font shrinks, with the screen's width, until the
- * word fits. Ordinary text is left exactly as it is. No style attributes: a class per length.
+ * word fits. Addresses and paths ("github.com/pantry-app/pantry") may wrap after a slash, as
+ * typesetters break them, rather than inside a word. Other text is left exactly as it is. No style
+ * attributes: a class per length.
  */
 
 /** Letters and digits in a row from which a word may not fit a 390 px screen at heading sizes. */
@@ -21,13 +23,17 @@ h1 .lw,h2 .lw,h3 .lw,.brand .lw,summary .lw{--char:var(--char-head,.68)}
 ${each.join("")}`;
 }
 
+/** An address or a path: a host name before a slash, or two slashes ("github.com/a/b", "docs/img/x.png"); not "km/h" or "and/or". */
+const ADDRESS = /\S*(?:\.\S*\/|\/\S*\/)\S*/g;
+
 /** Elements whose text is not prose: left alone (a `<title>` cannot hold markup; code may break anywhere). */
 const SKIP = new Set(["title", "style", "script", "pre", "code", "kbd", "samp", "textarea", "option"]);
 
 /**
  * Wraps every long word in the body's text in `<span class="lw lw-N">` (N its length) and answers
- * the lengths found, for `longWordCss`. Works on the escaped markup the renderer made: text between
- * tags, never inside a tag or a skipped element.
+ * the lengths found, for `longWordCss`; lets an address wrap after a slash followed by a letter
+ * or digit (`<wbr>`). Works on the escaped markup the renderer made: text between tags, never inside a tag
+ * or a skipped element.
  */
 export function fitLongWords(markup: string): {
   markup: string;
@@ -50,11 +56,12 @@ export function fitLongWords(markup: string): {
       continue;
     }
     if (open.length > 0 || part.startsWith("<")) continue;
-    parts[i] = part.replace(word, (w) => {
+    // Addresses first: the spans added next hold a slash of their own (`</span>`).
+    parts[i] = part.replace(ADDRESS, (address) => address.replace(/\/(?=[\p{L}\p{N}])/gu, "/<wbr>")).replace(word, (w) => {
       const n = [...w].length;
       lengths.add(n);
       return `<span class="lw lw-${n}">${w}</span>`;
     });
   }
-  return { markup: lengths.size > 0 ? parts.join("") : markup, lengths };
+  return { markup: parts.join(""), lengths };
 }

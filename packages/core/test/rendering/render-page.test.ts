@@ -334,6 +334,17 @@ describe("renderPage", () => {
     }
   });
 
+  it("lets an address wrap after its slashes, never a short pair like Requests/s, and leaves code alone", () => {
+    const about = { ...samplePages.about, facts: [{ label: "Repository", value: "github.com/pantry-app/pantry" }], intro: "Requests/s and docs/images/planner.png, see `src/app/main.ts`." };
+    for (const d of DESIGNS) {
+      const doc = renderPage(d, about, siteFor(d));
+      expect(doc, d.id).toContain("github.com/<wbr>pantry-app/<wbr>pantry");
+      expect(doc, d.id).toContain("docs/<wbr>images/<wbr>planner.png");
+      expect(doc, d.id).toContain("Requests/s");
+      expect(doc, d.id).toContain("<code>src/app/main.ts</code>");
+    }
+  });
+
   it("puts trusted head markup from publishing into <head>", () => {
     const d = design("noir");
     const doc = renderPage(d, samplePages.template, siteFor(d), { head: '<meta property="og:title" content="Lumen">' });
