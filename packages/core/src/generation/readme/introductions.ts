@@ -5,7 +5,7 @@ import { sentences } from "./whole-text.js";
  * A README sentence that ends with a colon introduces what follows it: "Set up Stripe once:" and a
  * numbered list, "Add this entry:" and a code block. On a page it is kept only together with what
  * it introduces: the list right after it in the same text, or the code, table or picture the page
- * shows with that text (`shownAfter`). Otherwise the sentence is left out, so no text stops on
+ * shows with that text (`shown`). Otherwise the sentence is left out, so no text stops on
  * "…:" and no sentence points at something the page does not show.
  */
 
