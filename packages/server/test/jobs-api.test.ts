@@ -17,6 +17,7 @@ import { toNodeHandler } from "h3/node";
 import { createStorage } from "unstorage";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "../src/http/error-response.js";
+import { useRepositeForOperations } from "../src/http/operation-route.js";
 import { jobRoutes } from "../src/routes/jobs.js";
 
 // Streams are tested over a real socket: an in-process request cannot show a dropped connection.
@@ -60,6 +61,7 @@ beforeAll(async () => {
   });
   jobs = reposite.container.resolve(JobsService);
   const app = new H3({ onError: errorResponse, silent: true });
+  useRepositeForOperations(app, reposite);
   jobRoutes(app, reposite, { keepAliveMs: 40 });
   server = createServer(toNodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

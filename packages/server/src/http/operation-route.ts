@@ -45,6 +45,9 @@ export function operationRoute<O extends Operation>(
   handler: (event: H3Event, input: OperationInput<O>) => unknown,
   options: OperationRouteOptions = {},
 ): void {
+  if (operation.auth === "token" && !composition.has(app)) {
+    throw new Error(`${operation.id} checks tokens: call useRepositeForOperations(app, reposite) before mounting it.`);
+  }
   app.on(operation.method, operation.path, async (event) => {
     // A call without a valid token is `401` whatever else is wrong with it.
     if (operation.auth === "token") await requireToken(composition.get(app)!, event);
