@@ -19,6 +19,12 @@ Launch rockets from your terminal, with checklists and a countdown.
 \`\`\`sh
 npm install -g rocket-cli
 \`\`\`
+
+## FAQ
+
+### Does it need a network?
+
+No: the checklists and the countdown run offline.
 `;
 
 type Job = { job_id: string; status: string; next_job_id: string | null; error: string | null };
