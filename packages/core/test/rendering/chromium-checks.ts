@@ -75,9 +75,11 @@ function checkInPage(foldCta: string | null): Checked {
       range.setEnd(node, match.index + match[0].length);
       const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
       if (rects.length < 2) continue;
-      // Parts of a word on one line overlap vertically (a drop cap spans several lines beside the rest);
-      // a part wholly below another is a line break inside the word.
-      const wrapped = rects.some((a) => rects.some((b) => b.top >= a.bottom - 1));
+      // A line break inside the word puts a part lower and further left than the end of the part
+      // before it. Lines may overlap (with a tight line height the glyph boxes are taller than the
+      // line), so "lower" is more than half a line; a drop cap spans several lines, but the rest of
+      // its word sits to its right.
+      const wrapped = rects.some((a) => rects.some((b) => b.top >= a.top + 0.5 * Math.min(a.height, b.height) && b.left < a.right - 1));
       if (wrapped) broken.push(`"${match[0]}" in ${describe(parent)}`);
     }
   }
@@ -107,7 +109,7 @@ export async function servePages(pages: Map<string, string>): Promise<{ origin: 
   };
 }
 
-async function check(page: Page, body: string, job: CheckJob, serially: ReturnType<typeof oneAtATime>): Promise<string[]> {
+async function check(page: Page, body: string, job: CheckJob): Promise<string[]> {
   if (page.viewportSize()?.width !== job.width.width) await page.setViewportSize({ width: job.width.width, height: job.width.height });
   // The page is written into a document that already has axe-core: parsing axe for every page would
   // cost more than checking it. document.open() keeps the window (and axe) and replaces the document.
@@ -140,20 +142,15 @@ async function check(page: Page, body: string, job: CheckJob, serially: ReturnTy
   }
   if (checked.h1 !== 1) problems.push(`${job.label}: ${checked.h1} <h1> elements, one expected`);
   for (const box of checked.empty) problems.push(`${job.label}: empty box drawn, ${box}`);
-  const file = job.screenshot;
-  if (file) writeFileSync(file, await serially(() => fullLength(page, job.width, file.endsWith(".jpg"))));
+  if (job.screenshot) writeFileSync(job.screenshot, await fullLength(page, job.width, job.screenshot.endsWith(".jpg")));
   return problems;
 }
 
 /**
- * A screenshot of the whole page, one page at a time (`oneAtATime`). Only the page in front is
- * drawn afresh: a page behind the others gives its last frame, drawn at its old size, which shows as
- * the first screen repeated down (and across) the picture. So the page is brought to the front, the
- * window made as tall as the page and two frames awaited first.
+ * A screenshot of the whole page: the window made as tall as the page, two frames awaited.
  * JPEG when asked for: several times faster to encode than PNG for long pages.
  */
 async function fullLength(page: Page, screen: Screen, jpeg: boolean): Promise<Buffer> {
-  await page.bringToFront();
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: screen.width, height: Math.max(height, screen.height) });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -162,36 +159,26 @@ async function fullLength(page: Page, screen: Screen, jpeg: boolean): Promise<Bu
   return shot;
 }
 
-/** Runs the tasks given to it one after another, in the order given. */
-function oneAtATime(): <T>(task: () => Promise<T>) => Promise<T> {
-  let last: Promise<unknown> = Promise.resolve();
-  return (task) => {
-    const run = last.then(task);
-    last = run.catch(() => undefined);
-    return run;
-  };
-}
-
 /**
- * Checks every job in one browser context, `parallel` pages at once, and returns the problems
- * sorted. Nothing leaves the pages' origin: a stray request fails at once instead of hanging.
+ * Checks every job, `parallel` pages at once, and returns the problems sorted. Each page has a
+ * browser context (a window) of its own: pages sharing a window are tabs, and a tab behind the
+ * others is not drawn, so its screenshot would show an old frame (the first screen repeated down and
+ * across the picture). Nothing leaves the pages' origin: a stray request fails at once.
  */
 export async function checkPages(browser: Browser, served: { origin: string }, pages: Map<string, string>, jobs: CheckJob[], parallel = 4): Promise<string[]> {
-  const context = await browser.newContext({ deviceScaleFactor: 1, viewport: { width: 1280, height: 800 } });
-  await context.route("**/*", (route) => (route.request().url().startsWith(served.origin) ? route.continue() : route.abort()));
   const problems: string[] = [];
   const queue = [...jobs];
-  const serially = oneAtATime();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
+      const context = await browser.newContext({ deviceScaleFactor: 1, viewport: { width: 1280, height: 800 } });
+      await context.route("**/*", (route) => (route.request().url().startsWith(served.origin) ? route.continue() : route.abort()));
       const page = await context.newPage();
       await page.goto(`${served.origin}/blank`);
       await page.addScriptTag({ content: axe.source });
-      for (let job = queue.shift(); job; job = queue.shift()) problems.push(...(await check(page, pages.get(job.path)!, job, serially)));
-      await page.close();
+      for (let job = queue.shift(); job; job = queue.shift()) problems.push(...(await check(page, pages.get(job.path)!, job)));
+      await context.close();
     }),
   );
-  await context.close();
   return problems.sort();
 }
 

@@ -18,11 +18,11 @@ import { edgeReadme } from "./readme-edge-fixture.js";
  * long install commands, hero screenshots, a FAQ with one question.
  *
  * Every corpus README is drawn in three designs (one of each design type, so all 30 designs are
- * used) with the project type of the design; one of the three in both schemes, the others in one.
- * The corpus has no FAQ of one question, no table wider than four columns and no section that is
- * only a picture, so one more README (`readme-edge-fixture.ts`) with all of them, one feature, a
- * long install command, a Download link and a hero screenshot is drawn in every design, schemes
- * alternating (its sign-in page is like every other's and is left out).
+ * used) with the project type of the design, in one scheme; every other README has one of its
+ * designs in both. When this was written the corpus had no FAQ of one question, no table wider than
+ * four columns and no section of only a picture, so one more README (`readme-edge-fixture.ts`)
+ * with all of them, one feature, a long install command, a Download link and a hero screenshot is
+ * drawn in every design, schemes alternating (its sign-in page is like every other's, left out).
  * Every page of the site is checked at 1280×800 and 390×844 with `chromium-checks.ts`: WCAG A/AA
  * (contrast included), no sideways scroll, no word broken mid-word, the primary call to action
  * above the fold at 1280×800, one h1, no empty box drawn from an empty field.
@@ -70,9 +70,9 @@ function designsFor(index: number): Design[] {
   return [ofType("saas"), ofType("website"), ofType("landing")].map((list, n) => list[(index + 3 * n) % list.length]!);
 }
 
-/** Schemes for the n-th design of a README: one design in both, the others alternating. */
+/** Schemes for the n-th design of the index-th README: every other README has one design in both, the rest alternate. */
 function schemesFor(index: number, n: number): typeof SCHEMES {
-  return n === index % 3 ? SCHEMES : [SCHEMES[(index + n) % 2]!];
+  return index % 2 === 0 && n === (index / 2) % 3 ? SCHEMES : [SCHEMES[(index + n) % 2]!];
 }
 
 describe("README sites in every design, in Chromium", () => {
@@ -158,7 +158,7 @@ describe("README sites in every design, in Chromium", () => {
     for (const fixture of README_CORPUS) expect([...drawn.values()].filter((ids) => ids.has(fixture.id)).length, fixture.id).toBeGreaterThanOrEqual(3);
     expect(DESIGNS.filter((design) => !drawn.has(design.id)).map((design) => design.id)).toEqual([]);
     const both = README_CORPUS.filter((fixture) => [...schemesSeen].some((key) => key.startsWith(`${fixture.id}/`) && schemesSeen.has(key.replace(/\/light$/, "/dark")) && key.endsWith("/light")));
-    expect(both).toHaveLength(README_CORPUS.length);
+    expect(both).toHaveLength(Math.ceil(README_CORPUS.length / 2));
   });
 
   it("draws the shapes the sample pages lack: one feature, a section of only code, a table or a picture, eight columns, a long command, a Download link, a hero picture, one question", () => {
@@ -178,7 +178,7 @@ describe("README sites in every design, in Chromium", () => {
   it("the checks catch what they look for: low contrast, sideways scroll, a broken word, a low call to action, two h1, empty boxes", async () => {
     const bad = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad</title></head><body><main>
 <h1>One</h1><h1>Two</h1><p style="color:#777;background:#888">Faint words</p>
-<p style="width:1500px">Too wide</p><p style="width:3ch;overflow-wrap:anywhere">Unbreakable</p>
+<p style="width:1500px">Too wide</p><p style="width:3ch;overflow-wrap:anywhere;line-height:1">Unbreakable</p>
 <p></p><h3> </h3><section></section><section><img alt="a picture" src="${screenshotPng()}"></section>
 <div style="height:900px"></div><a href="/">Go now</a></main></body></html>`;
     const trial = new Map([["/bad", bad]]);

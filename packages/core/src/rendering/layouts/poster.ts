@@ -29,6 +29,8 @@ import {
  * block pairs colours the palette promises are readable (accent/accentText, surface/text,
  * text/background swapped). Variations: 0 a big disc of accent behind the headline; 1 a
  * checkerboard strip and the headline in the accent; 2 a halftone block with a tilted sticker.
+ * A section's title column is never narrower than its longest word, so a heading in large capitals
+ * ("INSTALLATION") is not broken mid-word beside its content.
  */
 
 const BLOCK_KINDS = ["b-accent", "b-surface", "b-ink"] as const;
@@ -82,7 +84,7 @@ ${v === 2 ? `.blocks{gap:0;border-block:3px solid var(--text)}.block{border-righ
 .b-accent :not(pre)>code,.b-ink :not(pre)>code{background:transparent;border-color:currentColor;color:inherit}
 .features-title{padding-block:calc(var(--space)*3) calc(var(--space)*1.5)}
 .features-title h2{font-size:clamp(2rem,1.4rem + 3vw,4rem);line-height:1}
-.story{display:grid;grid-template-columns:minmax(0,.5fr) minmax(0,1fr);gap:1rem clamp(1.5rem,4vw,4rem);padding-block:calc(var(--space)*3.5);border-bottom:${v === 2 ? "3px solid var(--text)" : "1px solid var(--border)"}}
+.story{display:grid;grid-template-columns:minmax(min-content,.5fr) minmax(0,1fr);gap:1rem clamp(1.5rem,4vw,4rem);padding-block:calc(var(--space)*3.5);border-bottom:${v === 2 ? "3px solid var(--text)" : "1px solid var(--border)"}}
 .story h2{font-size:clamp(1.8rem,1.3rem + 2vw,3rem);line-height:1.05}
 .story .big-n{display:block;color:var(--link);font-family:var(--font-head);font-size:1rem;letter-spacing:.1em;margin-bottom:.5rem}
 .story pre{background:var(--surface)}
