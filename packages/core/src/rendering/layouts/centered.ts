@@ -91,10 +91,10 @@ ${
 .feature .num{grid-row:span 2;font-family:var(--font-head);font-size:2.4rem;line-height:1;color:var(--link);font-weight:300}`
     : ""
 }
-.story{max-width:46rem;margin-inline:auto;text-align:center}
+.story{max-width:46rem;margin-inline:auto}
+.story h2{text-align:center}
 .story + .story{margin-top:calc(var(--space)*4)}
-.story pre{text-align:left;margin-top:1.5rem}
-.story ul{text-align:left;display:inline-block}
+.story pre{margin-top:1.5rem}
 .closing{margin:calc(var(--space)*2) auto calc(var(--space)*5);max-width:56rem;text-align:center;padding:clamp(2rem,6vw,4.5rem) clamp(1.25rem,4vw,3rem);border-radius:var(--radius-box);background:var(--surface);border:1px solid var(--border)}
 .closing .actions{justify-content:center}
 .closing p{color:var(--muted);max-width:36rem;margin:0 auto 1.75rem}
