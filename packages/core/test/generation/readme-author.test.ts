@@ -104,8 +104,9 @@ describe("README author", () => {
       expect(page.sections.find((section) => section.title === "Usage")?.code).toBe("$ tidy ~/Downloads --dry-run");
       // The options table of the Usage section stays a table.
       expect(page.sections.find((section) => section.title === "Usage")?.table?.rows).toEqual([["--dry-run", "show moves only"], ["--by-date", "group by month"]]);
-      // The closing band says what the README says, nothing made up.
-      expect(page.closing.body).toBe("A fast command-line tool that sorts your Downloads folder into tidy sub-folders by type and date.");
+      // The closing band says nothing the page said already (the headline is the README's opening, the
+      // subtitle its description, and it has no other paragraph): the site's own line about the project.
+      expect(page.closing.body).toBe("tidyfiles is a project on GitHub.");
     });
 
     it("labels the buttons for the project type", () => {
@@ -142,16 +143,29 @@ describe("README author", () => {
     });
 
     it("rewrites 'X is a …' into a promise", () => {
-      const page = build<LandingContent>({ readme: ASCIIDOC_README, product: { ...request().product, name: "Ledgerly" } });
+      const readme = `${ASCIIDOC_README}\n== Features\n\n* *Budgets*: a warning when a month spends more than planned\n`;
+      const page = build<LandingContent>({ readme, product: { ...request().product, name: "Ledgerly" } });
       expect(page.hero.title).toBe("A plain-text accounting tool for small teams");
     });
 
+    it("says the README's only sentence once: in the card, the hero naming the project", () => {
+      const page = build<LandingContent>({ readme: ASCIIDOC_README, product: { ...request().product, name: "Ledgerly" } });
+      expect([page.hero.title, page.hero.subtitle]).toEqual(["Ledgerly", "Sort your downloads."]);
+      expect(page.features).toEqual([{ title: "What it is", body: "Ledgerly is a plain-text accounting tool for small teams." }]);
+      expect(page.closing.body).toBe("Ledgerly is a project on GitHub.");
+    });
+
     it("makes up no feature when the README lists none: one card with what it says it is", () => {
-      const page = build<LandingContent>({ readme: LIBRARY_README, product: { ...request().product, name: "Tiny Schema" } });
-      expect(page.features).toEqual([
-        // Not titled "Tiny Schema": the text starts with the name, and a card never repeats its title.
-        { title: "What it is", body: "Tiny Schema validates JavaScript objects with composable, typed rules. It has no dependencies and weighs 2 kB." },
-      ]);
+      const product = { ...request().product, name: "Tiny Schema", description: "" };
+      const page = build<LandingContent>({ readme: LIBRARY_README, product });
+      // The README's opening is all it says of itself: its first sentence is the card, the hero names the project.
+      expect([page.hero.title, page.hero.subtitle]).toEqual(["Tiny Schema", "It has no dependencies and weighs 2 kB."]);
+      // Not titled "Tiny Schema": the text starts with the name, and a card never repeats its title.
+      expect(page.features).toEqual([{ title: "What it is", body: "Tiny Schema validates JavaScript objects with composable, typed rules." }]);
+      // With a repository description the hero keeps the opening, and the card says the description.
+      const described = build<LandingContent>({ readme: LIBRARY_README, product: { ...product, description: "Typed validation in 2 kB" } });
+      expect(described.hero.title).toBe("Tiny Schema validates JavaScript objects with composable, typed rules");
+      expect(described.features).toEqual([{ title: "Tiny Schema", body: "Typed validation in 2 kB." }]);
       expect(JSON.stringify(page)).not.toMatch(/Released under|Install in one line|Listed on/);
     });
   });
@@ -160,8 +174,10 @@ describe("README author", () => {
     it("still gives sensible pages from the metadata, claiming nothing else", () => {
       for (const readme of [null, EMPTY_README]) {
         const landing = build<LandingContent>({ readme, product: { ...request().product, description: "Sorts files." } });
-        expect([landing.hero.title, landing.hero.subtitle]).toEqual(["tidyfiles", "Sorts files."]);
+        // The description is the only text: the card says it, the hero names the project (said once each).
+        expect([landing.hero.title, landing.hero.subtitle]).toEqual(["tidyfiles", "tidyfiles is a project on GitHub."]);
         expect(landing.features).toEqual([{ title: "tidyfiles", body: "Sorts files." }]);
+        expect(landing.closing.body).toBe("The source of tidyfiles is on GitHub.");
         expect(landing.sections).toEqual([]);
         const text = JSON.stringify([landing, build({ kind: "about", readme })]);
         expect(text).not.toMatch(/open source|licen[cs]e|install/i);

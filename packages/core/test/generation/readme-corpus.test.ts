@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_SCHEMAS, type PageRequest } from "../../src/generation/page-author.js";
 import type { AboutContent, FaqContent, LandingContent, PageContent } from "../../src/generation/page-content.js";
 import { buildReadmePage, createReadmeAuthor, siteSentences } from "../../src/generation/readme-author.js";
+import { sentenceWords } from "../../src/generation/readme/said.js";
 import { balanced, endsDangling, echoes, sentences } from "../../src/generation/readme/whole-text.js";
 import type { PageKind, ProjectType } from "../../src/projects/project.js";
 
@@ -140,6 +141,29 @@ function looseIntroductions(value: unknown, intros: Set<string>, path = ""): str
   return out;
 }
 
+/**
+ * Sentences a page says twice: the hero's title (a clause of the README's opening counts as its
+ * sentence) and subtitle, card and section bodies, the closing band, an About or FAQ page's
+ * texts. Titles of cards and sections name things and may match other words; the meta
+ * description is for search results, not the page. A sentence of four words or more said inside
+ * another counts as said twice ("A fast tool …" and "tidyfiles is a fast tool …").
+ */
+function repeatedSentences(content: PageContent): string[] {
+  const said: { path: string; words: string }[] = [];
+  for (const { path, value } of texts(content)) {
+    if (path.startsWith("meta.") || (isTitle(path) && path !== "hero.title") || path.endsWith(".alt") || path.endsWith(".cta.label")) continue;
+    for (const words of sentenceWords(value)) said.push({ path, words });
+  }
+  const out: string[] = [];
+  said.forEach((a, i) => {
+    for (const b of said.slice(i + 1)) {
+      const [short, long] = a.words.length <= b.words.length ? [a.words, b.words] : [b.words, a.words];
+      if (short === long || (short.split(" ").length >= 4 && ` ${long} `.includes(` ${short} `))) out.push(`${a.path} / ${b.path}: "${short}"`);
+    }
+  });
+  return out;
+}
+
 const isTitle = (path: string) => /(?:^|\.)(?:title|label|question|heading)$/.test(path);
 
 it("the corpus holds at least ten READMEs of the shapes the issue names", () => {
@@ -187,6 +211,10 @@ describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("R
       for (const [kind, content] of all) expect(looseIntroductions(content, intros).join("\n"), kind).toBe("");
     });
 
+    it("says no sentence twice on a page (the meta description may repeat the subtitle)", () => {
+      for (const [kind, content] of all) expect(repeatedSentences(content), kind).toEqual([]);
+    });
+
     it("keeps landing sections to a few paragraphs, not the README's whole guide", () => {
       for (const section of (built.template as LandingContent).sections) expect(section.body.length, section.title).toBeLessThanOrEqual(700);
     });
@@ -210,12 +238,10 @@ describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("R
             continue;
           }
           // Paragraphs and list items are texts of their own: a sentence never runs from one into the next.
-          const pieces = value.split(/\n\s*\n/).flatMap((part) => (/^\s*-\s/.test(part) ? part.split("\n") : [part]));
-          const parts = path === "meta.title" ? value.split(" — ") : pieces.flatMap((piece) => sentences(piece.replace(/^\s*-\s+/, "").replace(/\n+/g, " ")));
-          for (const part of parts) {
-            const words_ = normal(part);
+          const parts = path === "meta.title" ? value.split(" — ").map(normal) : sentenceWords(value);
+          for (const words_ of parts) {
             if (!words_ || allowed.has(words_) || normal(fixture.expect.name) === words_) continue;
-            expect(words.includes(` ${words_} `), `${kind} ${path}: "${part}" is not in the README`).toBe(true);
+            expect(words.includes(` ${words_} `), `${kind} ${path}: "${words_}" is not in the README`).toBe(true);
           }
         }
       }

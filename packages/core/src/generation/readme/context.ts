@@ -136,5 +136,21 @@ export const code = (text: string) => (text.includes("`") ? text : `\`${text}\``
 
 /** What can be said of a project with neither a README nor a description: true of the site itself. */
 export function fallbackSummary(context: Context): string {
-  return context.saas ? `${context.name} runs in your browser: open the app on this site.` : `${context.name} is a project ${context.host ? `on ${context.host}` : "in its repository"}.`;
+  return projectLine(context.name, context.saas, context.host);
+}
+
+/** A closing band's text when every README text is on the page already: where to go next, true of the site itself. */
+export function closingLine(context: Context): string {
+  return sourceLine(context.name, context.saas, context.host);
+}
+
+const projectLine = (name: string, saas: boolean, host: string | null) =>
+  saas ? `${name} runs in your browser: open the app on this site.` : `${name} is a project ${host ? `on ${host}` : "in its repository"}.`;
+
+const sourceLine = (name: string, saas: boolean, host: string | null) =>
+  saas ? "Sign in to open the app, or create an account." : `The source of ${name} is ${host ? `on ${host}` : "in its repository"}.`;
+
+/** Every sentence `fallbackSummary` and `closingLine` may write for a product name, whatever the site's type and host. */
+export function frameLines(name: string): string[] {
+  return [true, false].flatMap((saas) => [null, ...Object.values(HOSTS)].flatMap((host) => [projectLine(name, saas, host), sourceLine(name, saas, host)]));
 }

@@ -2,6 +2,7 @@ import type { LandingContent } from "../page-content.js";
 import { stripCode, stripLeadingEmoji, type ReadmeFeature } from "../readme-reader.js";
 import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type Context } from "./context.js";
 import { keepIntroduced } from "./introductions.js";
+import { Said } from "./said.js";
 import { echoes, leadingClause, sentences, wholeText } from "./whole-text.js";
 
 type Card = LandingContent["features"][number];
@@ -83,14 +84,17 @@ export function shortFeatures(context: Context): string[] {
 
 /**
  * Feature cards: from the README's features; when it lists none, from its sections (heading and
- * first paragraph); as a last resort one card with what the README or the repository says it is.
+ * first paragraph); as a last resort one card with what the README or the repository says it is,
+ * or another of its sentences or bullets. A card never says what the page has said already
+ * (`said`: the hero, so far); [] when every text the README has would (`whatItIs` is then the card).
  */
-export function features(context: Context, proseSections: { heading: string; text: string; tables: unknown[] }[]): Card[] {
+export function features(context: Context, proseSections: { heading: string; text: string; tables: unknown[] }[], said: Said = new Said()): Card[] {
   const out: Card[] = [];
   const add = (card: Card | null) => {
-    if (!card || out.length >= 8) return;
+    if (!card || out.length >= 8 || said.repeats(card.body)) return;
     if (out.some((existing) => normal(existing.title) === normal(card.title) || normal(existing.body) === normal(card.body))) return;
     out.push(card);
+    said.add(card.body);
   };
   for (const feature of context.facts.features) add(featureCard(feature));
   if (out.length >= 3) return out;
@@ -102,8 +106,22 @@ export function features(context: Context, proseSections: { heading: string; tex
     if (title && body && !echoes(title, body)) add({ title, body: sentence(body) });
   }
   if (out.length) return out;
-  // Titled with the name, or "What it is" when the text starts with it ("ripfind searches …"): no echo.
-  const what = wholeText(context.summary ?? "", 300) ?? wholeText(context.description, 300) ?? fallbackSummary(context);
+  // What the README says it is, whole; else one of its sentences or bullets the hero has not said.
+  const summary = context.summary ?? "";
+  const texts = [summary, context.description, ...sentences(summary), ...context.facts.intro.slice(1), ...shortFeatures(context)];
+  for (const text of texts) {
+    const what = wholeText(keepIntroduced(text), 300);
+    if (!what || said.repeats(what)) continue;
+    const card = whatItIs(context, what);
+    said.add(card.body);
+    return [card];
+  }
+  return [];
+}
+
+/** The one card of a README with no features: what it is, titled with the name, or "What it is" when the text starts with it ("ripfind searches …"). */
+export function whatItIs(context: Context, text?: string): Card {
+  const what = text ?? wholeText(context.summary ?? "", 300) ?? wholeText(context.description, 300) ?? fallbackSummary(context);
   const body = sentence(keepIntroduced(what) || what);
-  return [{ title: echoes(context.name, body) ? "What it is" : context.name.slice(0, 60), body }];
+  return { title: echoes(context.name, body) ? "What it is" : context.name.slice(0, 60), body };
 }

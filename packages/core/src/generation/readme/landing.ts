@@ -1,8 +1,9 @@
 import type { LandingContent } from "../page-content.js";
 import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
-import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
-import { features, shortFeatures } from "./features.js";
+import { capitalize, closingLine, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
+import { features, shortFeatures, whatItIs } from "./features.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
+import { Said } from "./said.js";
 import { wholeText } from "./whole-text.js";
 
 type Section = LandingContent["sections"][number];
@@ -151,17 +152,14 @@ function usageBlock(context: Context): Section | null {
   return { title: wholeText(section.heading, 80, { clauses: true }) ?? "Usage", body: prose, code: clipCode(first, 2000), ...(table ? { table } : {}) };
 }
 
-export function landingPage(context: Context): LandingContent {
-  const { name, facts } = context;
-  const ctas = ctaLabels(context);
-  const prose = contentSections(context, "landing");
-  const shots = screenshots(context);
-  const used = new Set<string>();
-  const heroImage = shots[0];
-  if (heroImage) used.add(heroImage.src);
-
-  // Title and subtitle: the README's opening, never said twice; with one sentence only, the name leads.
+/**
+ * The hero's title and subtitle: the README's opening, never said twice; with one sentence only,
+ * the name leads. Neither says what the page has said already (`said`).
+ */
+function heroTexts(context: Context, prose: ReadmeSection[], said: Said): { title: string; subtitle: string } {
+  const { facts } = context;
   let title = heroTitle(context);
+  if (title && said.repeats(title)) title = null;
   const summary = context.summary ?? "";
   const rest = summary && firstOf(summary) !== summary ? summary.slice(firstOf(summary).length).trim() : "";
   const candidates = [
@@ -172,21 +170,58 @@ export function landingPage(context: Context): LandingContent {
     summary && title && !similar(title, summary) ? summary : "",
   ];
   // An introduction ("It is three things at once:") says nothing without its list: left out.
-  let subtitle = candidates.map((text) => wholeText(keepIntroduced(text), 280)).find((text) => text && (!title || !similar(text, title))) ?? null;
-  if (!subtitle || !title) {
-    subtitle = wholeText(summary, 280) ?? wholeText(context.description, 280) ?? fallbackSummary(context);
-    title = name.slice(0, 90);
+  const subtitle = candidates.map((text) => wholeText(keepIntroduced(text), 280)).find((text) => text && (!title || !similar(text, title)) && !said.repeats(text));
+  if (subtitle && title) return { title, subtitle };
+  const opening = [summary, context.description].map((text) => wholeText(text, 280)).find((text) => text && !said.repeats(text));
+  return { title: context.name.slice(0, 90), subtitle: opening ?? subtitle ?? fallbackSummary(context) };
+}
+
+export function landingPage(context: Context): LandingContent {
+  const { name, facts } = context;
+  const ctas = ctaLabels(context);
+  const prose = contentSections(context, "landing");
+  const shots = screenshots(context);
+  const used = new Set<string>();
+  const heroImage = shots[0];
+  if (heroImage) used.add(heroImage.src);
+  const summary = context.summary ?? "";
+
+  // The page says each sentence once, in reading order: hero, cards, sections, closing band.
+  let said = new Said();
+  let { title, subtitle } = heroTexts(context, prose, said);
+  said.add(title);
+  said.add(subtitle);
+  let cards = features(context, prose, said);
+  if (!cards.length) {
+    // Every README text is in the hero already, and the page needs a card: the card says what the
+    // project is (the README's first sentence), and the hero gives way: it names the project, its
+    // subtitle takes another text, else the site's own line about the project. Not the other way
+    // round: a card is where a visitor reads what it does, and the hero can always say the name.
+    cards = [whatItIs(context, wholeText(firstOf(summary), 300) ?? undefined)];
+    said = new Said();
+    said.add(cards[0]!.body);
+    ({ title, subtitle } = heroTexts(context, prose, said));
+    said.add(title);
+    said.add(subtitle);
   }
 
   const sections: Section[] = [];
+  // A section whose text the page has said already keeps its other paragraphs, or is left out.
+  const push = (section: Section | null) => {
+    if (!section) return;
+    const shown = new Set<ReadmeLead["next"]>([...(section.code ? (["code"] as const) : []), ...shownWith(section.table, section.image)]);
+    const body = keepIntroduced(said.fresh(section.body), allLeads(context), shown);
+    if (!body && !section.code && !section.table && !section.image) return;
+    said.add(body);
+    sections.push({ ...section, body });
+  };
   const install = installBlock(context, used);
-  if (install) sections.push(install);
-  const usage = usageBlock(context);
-  if (usage) sections.push(usage);
+  push(install);
+  push(usageBlock(context));
   const short = shortFeatures(context);
   const featureHeading = facts.sections.find((section) => section.role === "features")?.heading;
   if (short.length && featureHeading) {
-    sections.push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
+    push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
   }
   const limit = context.saas ? 4 : 6;
   const shownSections = prose.filter((section) => !(section.role === "features" && facts.features.length));
@@ -197,18 +232,19 @@ export function landingPage(context: Context): LandingContent {
     const body = sectionBody(section, SECTION_MAX, shownWith(table, image));
     const heading = wholeText(section.heading, 80, { clauses: true });
     if (!heading || (!body && !table && !image)) continue;
-    sections.push({ title: heading, body, ...(table ? { table } : {}), ...(image ? { image } : {}) });
+    push({ title: heading, body, ...(table ? { table } : {}), ...(image ? { image } : {}) });
   }
 
   const first = sections[0];
-  const secondaryLabel = !first ? "See the features" : first === install && first.code ? "How to install" : first.code ? "See an example" : "Learn more";
+  const secondaryLabel = !first ? "See the features" : first.title === install?.title && first.code ? "How to install" : first.code ? "See an example" : "Learn more";
 
-  // The closing band says only what the README says: its install note, else its opening.
+  // The closing band says only what the README says and the page has not: its install note, else
+  // its opening, else another paragraph; with nothing left, where the source is.
   const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
   const closingBody =
-    [installNote && install ? installNote : "", similar(summary, subtitle) ? "" : summary, similar(context.description, subtitle) ? "" : context.description, summary, subtitle]
+    [installNote && install ? installNote : "", summary, context.description, ...facts.intro.slice(1), ...prose.map((section) => paragraphs(section.text)[0] ?? ""), fallbackSummary(context)]
       .map((text) => wholeText(keepIntroduced(text ?? ""), 300))
-      .find((text): text is string => Boolean(text)) ?? fallbackSummary(context);
+      .find((text): text is string => Boolean(text) && !said.repeats(text!)) ?? closingLine(context);
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
   const cta = context.download ?? { label: ctas.closing };
 
@@ -226,9 +262,8 @@ export function landingPage(context: Context): LandingContent {
       secondary_cta: { label: secondaryLabel },
       ...(heroImage ? { image: { src: heroImage.src, alt: heroImage.alt } } : {}),
     },
-    features: features(context, prose),
+    features: cards,
     sections: sections.slice(0, 6),
     closing: { title: wholeText(closingTitle, 90, { clauses: true }) ?? name.slice(0, 90), body: sentence(closingBody), cta },
   };
 }
-

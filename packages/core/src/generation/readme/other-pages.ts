@@ -1,6 +1,6 @@
 import { RepositeError } from "../../errors.js";
 import type { AboutContent, AuthContent, FaqContent } from "../page-content.js";
-import { code, fallbackSummary, normal, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
+import { closingLine, code, fallbackSummary, frameLines, normal, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { keepIntroduced } from "./introductions.js";
 import { contentSections, pickSections, sectionImage, shownWith } from "./landing.js";
 import { wholeText } from "./whole-text.js";
@@ -42,11 +42,12 @@ export function siteSentences(name: string): string[] {
     `Sign in — ${name}`,
     `Sign in to ${name} or create an account.`,
     `Sign in with your ${name} account, or create one.`,
-    "Sign in to open the app, or create an account to get started.",
+    "Sign in to open the app, or create an account.",
     `New to ${name}? Create an account to get started.`,
     `Members can join the ${name} community forum and talk with other users.`,
     `Get started with ${name}`,
     `Ready to try ${name}?`,
+    ...frameLines(name),
   ];
 }
 
@@ -88,7 +89,8 @@ export function aboutPage(context: Context): AboutContent {
     const title = wholeText(install.heading, 80, { clauses: true });
     if (title && body) sections.push({ title, body, ...(install.tables[0] ? { table: install.tables[0] } : {}) });
   }
-  if (sections.length === 0) sections.push({ title: "What it is", body: intro });
+  // The page needs a section: with nothing but the intro to say, it says what the site can tell of the project, not the intro again.
+  if (sections.length === 0) sections.push({ title: "What it is", body: similar(intro, fallbackSummary(context)) ? closingLine(context) : fallbackSummary(context) });
 
   const factsList: AboutContent["facts"] = [];
   if (context.license) factsList.push({ label: "License", value: LICENSE_NAMES[context.license] ?? context.license });
@@ -154,7 +156,8 @@ export function authPage(context: Context): AuthContent {
     meta: { title: fit(`Sign in — ${name}`, 70, "Sign in"), description: fit(`Sign in to ${name} or create an account.`, 200, "Sign in or create an account.") },
     title: fit(`Sign in to ${name}`, 90, "Sign in"),
     subtitle: context.saas
-      ? "Sign in to open the app, or create an account to get started."
+      ? // Not "… to get started": the note under the form says that.
+        "Sign in to open the app, or create an account."
       : fit(`Sign in with your ${name} account, or create one.`, 280, "Sign in with your account, or create one."),
     sign_in_label: "Sign in",
     sign_up_label: "Create account",
