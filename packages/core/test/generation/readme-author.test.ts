@@ -103,7 +103,11 @@ describe("README author", () => {
       expect(install?.code).toContain("brew install tidyfiles");
       expect(page.sections.find((section) => section.title === "Usage")?.code).toBe("$ tidy ~/Downloads --dry-run");
       // The options table of the Usage section stays a table.
-      expect(page.sections.find((section) => section.title === "Usage")?.table?.rows).toEqual([["--dry-run", "show moves only"], ["--by-date", "group by month"]]);
+      expect(page.sections.find((section) => section.title === "Usage")?.table?.rows).toEqual([
+        ["--dry-run", "show moves only"],
+        ["--by-date", "group by month"],
+        ["--keep <days>", "leave files newer than this many days (default 7)"],
+      ]);
       // The closing band says nothing the page said already (the headline is the README's opening, the
       // subtitle its description, and it has no other paragraph): the site's own line about the project.
       expect(page.closing.body).toBe("tidyfiles is a project on GitHub.");

@@ -1,4 +1,4 @@
-import { README_CORPUS, type ReadmeFixture } from "@reposite/test-support";
+import { README_CORPUS, readmeSitePages, type ReadmeFixture } from "@reposite/test-support";
 import { describe, expect, it } from "vitest";
 import { PAGE_SCHEMAS, type PageRequest } from "../../src/generation/page-author.js";
 import type { AboutContent, FaqContent, LandingContent, PageContent } from "../../src/generation/page-content.js";
@@ -13,7 +13,6 @@ import type { PageKind, ProjectType } from "../../src/projects/project.js";
  * whatever the author does inside.
  */
 
-const KINDS: PageKind[] = ["template", "about", "faq", "auth"];
 const TYPES: ProjectType[] = ["website", "saas"];
 
 /** Button labels: the only words besides the page frame (`siteSentences`) the author writes itself. */
@@ -57,14 +56,8 @@ function texts(value: unknown, path = ""): Text[] {
   return [];
 }
 
-function pages(fixture: ReadmeFixture, type: ProjectType): Partial<Record<PageKind, PageContent>> {
-  const out: Partial<Record<PageKind, PageContent>> = {};
-  for (const kind of KINDS) {
-    if (kind === "faq" && fixture.expect.questions === 0) continue;
-    out[kind] = buildReadmePage(request(fixture, kind, type));
-  }
-  return out;
-}
+/** Every corpus README's site in both types, written the way a generation writes it. */
+const SITES = new Map(await Promise.all(README_CORPUS.flatMap((fixture) => TYPES.map(async (type) => [`${fixture.id}/${type}`, await readmeSitePages(fixture, type)] as const))));
 
 /**
  * The README's introductions, as words: the last sentence of every paragraph or list item (outside
@@ -178,7 +171,7 @@ it("the corpus holds at least ten READMEs of the shapes the issue names", () => 
 
 describe.each(README_CORPUS.map((fixture) => [fixture.id, fixture] as const))("README %s", (_id, fixture) => {
   describe.each(TYPES)("%s site", (type) => {
-    const built = pages(fixture, type);
+    const built = SITES.get(`${fixture.id}/${type}`)!.pages;
     const all = Object.entries(built) as [PageKind, PageContent][];
 
     it("every page passes its schema", () => {

@@ -1,59 +1,9 @@
+import { README_CORPUS } from "@reposite/test-support";
+
 /** Realistic READMEs for the reader and author tests. */
 
-export const CLI_README = `<!-- markdownlint-disable -->
-# tidyfiles
-
-[![npm version](https://img.shields.io/npm/v/tidyfiles.svg)](https://www.npmjs.com/package/tidyfiles)
-[![CI](https://github.com/acme/tidyfiles/actions/workflows/ci.yml/badge.svg)](https://github.com/acme/tidyfiles/actions)
-[![License: MIT](https://img.shields.io/badge/License-MIT-yellow.svg)](https://opensource.org/licenses/MIT)
-
-> A fast command-line tool that sorts your **Downloads** folder into tidy sub-folders by type and date. :sparkles:
-
-[Docs](https://tidyfiles.dev) · [Changelog](CHANGELOG.md) · [Discord][discord]
-
-## Features
-
-- **Fast** — sorts 10,000 files in under a second
-- **Safe**: dry-run mode shows every move before it happens
-- 🎯 **Rules** - write your own rules in a \`tidy.yml\` file
-- Works on Linux, macOS and Windows
-- Undo the last run with \`tidy undo\`
-
-## Installation
-
-\`\`\`bash
-npm install -g tidyfiles
-\`\`\`
-
-Or with Homebrew:
-
-\`\`\`sh
-brew install tidyfiles
-\`\`\`
-
-## Usage
-
-Run it in any folder:
-
-\`\`\`console
-$ tidy ~/Downloads --dry-run
-\`\`\`
-
-| Option | Description |
-|---|---|
-| \`--dry-run\` | show moves only |
-| \`--by-date\` | group by month |
-
-## Contributing
-
-Pull requests are welcome. For major changes, please open an issue first.
-
-## License
-
-[MIT](LICENSE) © Acme
-
-[discord]: https://discord.gg/xyz
-`;
+/** The corpus's CLI README (badges, a navigation line, bold leads three ways, an options table): one copy for every test. */
+export const CLI_README = README_CORPUS.find((fixture) => fixture.id === "tidyfiles-cli")!.readme;
 
 export const LIBRARY_README = `Tiny Schema
 ===========

@@ -1,6 +1,10 @@
 import type { ReadmeFixture } from "./fixture.js";
 
-/** A CLI tool: short feature bullets, two install commands, an options table. */
+/**
+ * A CLI tool: badges, a quoted tagline ending in an emoji code, a navigation line, bold bullet
+ * leads after a dash, a colon or an emoji and a hyphen, two install commands, an options table, a
+ * link reference. Also the CLI README of the reader's and authors' unit tests.
+ */
 export const tidyfilesCli: ReadmeFixture = {
   id: "tidyfiles-cli",
   shape: "CLI tool",
@@ -8,16 +12,20 @@ export const tidyfilesCli: ReadmeFixture = {
 # tidyfiles
 
 [![npm version](https://img.shields.io/npm/v/tidyfiles.svg)](https://www.npmjs.com/package/tidyfiles)
+[![CI](https://github.com/acme/tidyfiles/actions/workflows/ci.yml/badge.svg)](https://github.com/acme/tidyfiles/actions)
 [![License: MIT](https://img.shields.io/badge/License-MIT-yellow.svg)](https://opensource.org/licenses/MIT)
 
-> A fast command-line tool that sorts your **Downloads** folder into tidy sub-folders by type and date.
+> A fast command-line tool that sorts your **Downloads** folder into tidy sub-folders by type and date. :sparkles:
+
+[Docs](https://tidyfiles.dev) · [Changelog](CHANGELOG.md) · [Discord][discord]
 
 ## Features
 
 - **Fast** — sorts 10,000 files in under a second
-- **Safe**: a dry run shows every move before it happens
+- **Safe**: dry-run mode shows every move before it happens
+- 🎯 **Rules** - write your own rules in a \`tidy.yml\` file
 - Works on Linux, macOS and Windows
-- Undo the last run
+- Undo the last run with \`tidy undo\`
 
 ## Installation
 
@@ -45,9 +53,15 @@ $ tidy ~/Downloads --dry-run
 | \`--by-date\` | group by month |
 | \`--keep <days>\` | leave files newer than this many days (default 7) |
 
+## Contributing
+
+Pull requests are welcome. For major changes, please open an issue first.
+
 ## License
 
 [MIT](LICENSE) © Acme
+
+[discord]: https://discord.gg/xyz
 `,
   product: { name: "tidyfiles", description: "Sort your downloads", repositoryUrl: "https://github.com/acme/tidyfiles", topics: ["cli", "files"], defaultBranch: "main" },
   expect: { name: "tidyfiles", tables: 1, numbers: ["10,000"], installCommand: "npm install -g tidyfiles", questions: 0, heroImage: null, download: null },
