@@ -58,7 +58,8 @@ export const landingContentSchema = z.object({
         .refine((section) => section.body || section.code || section.table || section.image, { message: "a section needs a body, code, a table or an image", path: ["body"] }),
     )
     .max(6),
-  closing: z.object({ title: text(90), body: text(300), cta: linkSchema }),
+  /** `body` is left out when the author has nothing true to add (the README author never pads it). */
+  closing: z.object({ title: text(90), body: text(300).optional(), cta: linkSchema }),
 });
 
 export const aboutContentSchema = z.object({

@@ -1,6 +1,6 @@
 import type { LandingContent } from "../page-content.js";
 import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
-import { capitalize, closingLine, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
+import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures, whatItIs } from "./features.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
 import { Said } from "./said.js";
@@ -239,12 +239,12 @@ export function landingPage(context: Context): LandingContent {
   const secondaryLabel = !first ? "See the features" : first.title === install?.title && first.code ? "How to install" : first.code ? "See an example" : "Learn more";
 
   // The closing band says only what the README says and the page has not: its install note, else
-  // its opening, else another paragraph; with nothing left, where the source is.
+  // its opening, else another paragraph; with nothing left, nothing (no sentence made up to fill it).
   const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
   const closingBody =
     [installNote && install ? installNote : "", summary, context.description, ...facts.intro.slice(1), ...prose.map((section) => paragraphs(section.text)[0] ?? ""), fallbackSummary(context)]
       .map((text) => wholeText(keepIntroduced(text ?? ""), 300))
-      .find((text): text is string => Boolean(text) && !said.repeats(text!)) ?? closingLine(context);
+      .find((text): text is string => Boolean(text) && !said.repeats(text!));
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
   const cta = context.download ?? { label: ctas.closing };
 
@@ -264,6 +264,6 @@ export function landingPage(context: Context): LandingContent {
     },
     features: cards,
     sections: sections.slice(0, 6),
-    closing: { title: wholeText(closingTitle, 90, { clauses: true }) ?? name.slice(0, 90), body: sentence(closingBody), cta },
+    closing: { title: wholeText(closingTitle, 90, { clauses: true }) ?? name.slice(0, 90), ...(closingBody ? { body: sentence(closingBody) } : {}), cta },
   };
 }

@@ -110,7 +110,7 @@ ${v === 1 ? `.chapter{border-left:1px solid var(--border);padding-left:1.5rem;ma
 
   landing: (content, ctx) => {
     // The pull quote sits after the first chapter and quotes the closing words, far from where they appear.
-    const quote = html`<blockquote class="pull"><p>${firstSentence(content.closing.body)}</p></blockquote>`;
+    const quote = content.closing.body ? html`<blockquote class="pull"><p>${firstSentence(content.closing.body)}</p></blockquote>` : html``;
     const chapters = content.sections.map(
       (s, i) =>
         html`<section class="chapter" id="${sectionId(i)}"><span class="mark-s" aria-hidden="true">§ ${pad(i + 1)}</span><h2>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}${s.code ? codeBlock(s.code) : ""}</section>`,

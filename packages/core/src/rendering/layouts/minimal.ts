@@ -103,7 +103,7 @@ ${content.sections.map(
   (s, i) =>
     html`<section id="${sectionId(i)}"><h2><span class="num" aria-hidden="true">${pad(i + 2)}</span>${s.title}</h2>${rich(s.body)}${sectionMedia(s)}${s.code ? codeBlock(s.code) : ""}</section>`,
 )}
-<section><h2><span class="num" aria-hidden="true">${pad(content.sections.length + 2)}</span>${content.closing.title}</h2><p>${inline(content.closing.body)}</p><p class="go">${primaryButton(ctx, content.closing.cta, "cta")}</p></section>`;
+<section><h2><span class="num" aria-hidden="true">${pad(content.sections.length + 2)}</span>${content.closing.title}</h2>${content.closing.body ? html`<p>${inline(content.closing.body)}</p>` : ""}<p class="go">${primaryButton(ctx, content.closing.cta, "cta")}</p></section>`;
     return frame(ctx, main);
   },
 

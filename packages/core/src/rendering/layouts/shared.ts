@@ -204,7 +204,7 @@ export function sectionsBlock(
 
 /** The closing call's heading and text; the layout places its button. */
 export function closingText(content: LandingContent): SafeHtml {
-  return html`<h2>${content.closing.title}</h2><p>${inline(content.closing.body)}</p>`;
+  return html`<h2>${content.closing.title}</h2>${content.closing.body ? html`<p>${inline(content.closing.body)}</p>` : ""}`;
 }
 
 export function closingButton(content: LandingContent, ctx: RenderContext): SafeHtml {
