@@ -26,7 +26,7 @@ export {
   type DockerResult,
   type LocalBaseImages,
 } from "./docker.js";
-export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite } from "./sample-pages.js";
+export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite, STRESS_NAME, stressLanding } from "./sample-pages.js";
 export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";
 export { freePort } from "./free-port.js";
 export { containerRuntimeContract, type ContainerRuntimeContractSetup } from "./contracts/container-runtime-contract.js";

@@ -215,3 +215,27 @@ export function sampleSite(overrides: Partial<SiteContext> = {}): SiteContext {
     ...overrides,
   };
 }
+
+/** Worst-case text for a phone: a 35-letter one-word name, long words and titles at their longest. */
+export const STRESS_NAME = "Hyperconvergedinfrastructuremonitor";
+export const stressLanding: LandingContent = {
+  ...samplePages.template,
+  hero: {
+    ...samplePages.template.hero,
+    title: "Supercalifragilisticexpialidocious observability for kubernetes-operators everywhere",
+    primary_cta: { label: "Start your free self-hosted trial" },
+    secondary_cta: { label: "Read the installation guide" },
+  },
+  features: Array.from({ length: 8 }, (_, i) => ({
+    title: `Internationalization-ready dashboards number ${i + 1} of eight`,
+    body: "Configuration lives in `~/.config/hyperconverged/infrastructure-monitor/dashboards.d/production-eu-west-1.yaml` beside the rest.",
+  })),
+  sections: [
+    ...samplePages.template.sections,
+    {
+      title: "A very long command line",
+      body: "Copy this:",
+      code: `docker run --rm -it -p 8080:8080 -v "$PWD/config:/etc/${STRESS_NAME}" ghcr.io/example/${STRESS_NAME}:latest --verbose`,
+    },
+  ],
+};

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { launchBrowser, samplePages, sampleSite } from "@reposite/test-support";
+import { launchBrowser, samplePages, sampleSite, STRESS_NAME, stressLanding } from "@reposite/test-support";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESIGNS } from "../../src/designs/index.js";
@@ -45,30 +45,6 @@ const foldLanding: LandingContent = {
 const shortTitleLanding: LandingContent = {
   ...samplePages.template,
   hero: { ...samplePages.template.hero, subtitle: TAGLINE },
-};
-
-/** Worst-case text for a phone: a 35-letter one-word name, long words and titles at their longest. */
-const STRESS_NAME = "Hyperconvergedinfrastructuremonitor";
-const stressLanding: LandingContent = {
-  ...samplePages.template,
-  hero: {
-    ...samplePages.template.hero,
-    title: "Supercalifragilisticexpialidocious observability for kubernetes-operators everywhere",
-    primary_cta: { label: "Start your free self-hosted trial" },
-    secondary_cta: { label: "Read the installation guide" },
-  },
-  features: Array.from({ length: 8 }, (_, i) => ({
-    title: `Internationalization-ready dashboards number ${i + 1} of eight`,
-    body: "Configuration lives in `~/.config/hyperconverged/infrastructure-monitor/dashboards.d/production-eu-west-1.yaml` beside the rest.",
-  })),
-  sections: [
-    ...samplePages.template.sections,
-    {
-      title: "A very long command line",
-      body: "Copy this:",
-      code: `docker run --rm -it -p 8080:8080 -v "$PWD/config:/etc/${STRESS_NAME}" ghcr.io/example/${STRESS_NAME}:latest --verbose`,
-    },
-  ],
 };
 
 describe("designs are accessible in Chromium", () => {

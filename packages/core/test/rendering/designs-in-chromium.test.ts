@@ -2,13 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { launchBrowser, samplePages, sampleSite } from "@reposite/test-support";
+import { launchBrowser, samplePages, sampleSite, STRESS_NAME, stressLanding } from "@reposite/test-support";
 import pixelmatch from "pixelmatch";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESIGNS, type Design } from "../../src/designs/index.js";
-import type { LandingContent } from "../../src/generation/page-content.js";
 import { renderNotFoundPage, renderPage } from "../../src/rendering/index.js";
 
 /**
@@ -38,26 +37,6 @@ const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
 ] as const;
 const REPO = "https://github.com/lumen-dev/lumen";
-
-/** Worst-case text for narrow screens: a long one-word name, long words and titles at their maximum length. */
-const STRESS_NAME = "Hyperconvergedinfrastructuremonitor";
-const stressLanding: LandingContent = {
-  ...samplePages.template,
-  hero: {
-    ...samplePages.template.hero,
-    title: "Supercalifragilisticexpialidocious observability for kubernetes-operators everywhere",
-    primary_cta: { label: "Start your free self-hosted trial" },
-    secondary_cta: { label: "Read the installation guide" },
-  },
-  features: Array.from({ length: 8 }, (_, i) => ({
-    title: `Internationalization-ready dashboards number ${i + 1} of eight`,
-    body: "Configuration lives in `~/.config/hyperconverged/infrastructure-monitor/dashboards.d/production-eu-west-1.yaml` beside the rest.",
-  })),
-  sections: [
-    ...samplePages.template.sections,
-    { title: "A very long command line", body: "Copy this:", code: `docker run --rm -it -p 8080:8080 -v "$PWD/config:/etc/${STRESS_NAME}" ghcr.io/example/${STRESS_NAME}:latest --verbose` },
-  ],
-};
 
 /** A 1×1 PNG, served as a same-origin logo. */
 const LOGO_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
