@@ -29,7 +29,8 @@ export interface HealthCheck {
 
 /**
  * A failed check says why, the container's last state, and the last probe's outcome (`lastStatus`
- * when it answered with a 5xx, else `lastError`): a diagnosis tells an error page from silence.
+ * when it answered with a status that does not count, else `lastError`): a diagnosis tells an
+ * error page from silence.
  */
 export type HealthResult =
   | { healthy: true; status: number }
@@ -37,10 +38,11 @@ export type HealthResult =
 
 /**
  * Probes the app from the host over HTTP until it answers, as kamal-proxy and Render do: an image
- * needs no curl or wget of its own. Any answer below 500 counts (an app may answer `/` with a
- * redirect or 401); a refused connection, a timeout or a 5xx is tried again until `timeoutMs`,
- * often at first and less so as time goes by. The container is inspected after each probe that
- * failed: one that exited fails the check at once.
+ * needs no curl or wget of its own. A 2xx or 3xx answer counts (`isHealthyStatus`: a redirect to a
+ * login page is an app that is up); a 404 is not (the path is wrong, or another program answers),
+ * nor is any other 4xx or a 5xx. Anything else is tried again until `timeoutMs`, often at first
+ * and less so as time goes by. The container is inspected after each probe that failed: one that
+ * exited fails the check at once.
  */
 export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult> {
   const started = Date.now();
@@ -51,7 +53,7 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
   for (;;) {
     if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
     const answer = await probe(check.url);
-    if (typeof answer === "number" && answer < 500) return { healthy: true, status: answer };
+    if (typeof answer === "number" && isHealthyStatus(answer)) return { healthy: true, status: answer };
     last = typeof answer === "number" ? `it answered ${answer}` : answer;
     lastStatus = typeof answer === "number" ? answer : null;
     lastError = typeof answer === "number" ? null : answer;
@@ -67,6 +69,9 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
+
+/** A health answer that counts: 2xx or 3xx, as load balancers (AWS, Render, Fly) count by default. */
+export const isHealthyStatus = (status: number) => status >= 200 && status < 400;
 
 /** The answer's status, or why there was none. */
 function probe(url: string): Promise<number | string> {

@@ -112,6 +112,27 @@ describe("diagnoseStartFailure", () => {
     expect(diagnosis.title).toContain("500");
   });
 
+  it("a 404 answer is a health error that says only 2xx and 3xx count (not a timeout, though the app listens)", () => {
+    const diagnosis = diagnoseStartFailure(facts({ lastStatus: 404, lastError: null, listening: [{ address: "0.0.0.0", port: 3000 }] }), WITH_CMD);
+    expect(diagnosis).toMatchObject({ kind: "health_error", title: "The app answers /health with 404" });
+    expect(diagnosis.detail).toContain("2xx or 3xx");
+  });
+
+  it("never shows the server's own paths (the engine's data root) in a diagnosis", async () => {
+    const { diagnoseRun, maskDiagnosis } = await import("../../src/hosting/diagnosis/diagnose.js");
+    const reason =
+      'error mounting "/var/lib/docker/volumes/reposite-data-x/_data" to rootfs at "/app/server.js": mount /var/lib/docker/volumes/reposite-data-x/_data:/var/lib/docker/overlay2/4f9c1a/merged/app/server.js (via /proc/self/fd/6), flags: 0x5000: not a directory: unknown: Are you trying to mount a directory onto a file (or vice-versa)?';
+    const onFile = maskDiagnosis(diagnoseRun({ stage: "start", reason, stopped: null, build: null, start: null, error: new Error(reason), dockerfile: null, tree: null }), (text) => text);
+    expect(onFile.title).toBe("The data volume's path is a file in the image");
+    const refused = maskDiagnosis(
+      diagnoseRun({ stage: "start", reason: `engine refused: ${reason.replace("not a directory", "permission denied").replace("mount a directory onto a file", "x")}`, stopped: null, build: null, start: null, error: new Error("x"), dockerfile: null, tree: null }),
+      (text) => text,
+    );
+    expect(JSON.stringify(refused)).not.toMatch(/\/var\/lib\/docker|overlay2|\/proc\/self/);
+    expect(refused.detail).toContain("(a path on the server)");
+    expect(refused.detail).toContain("/app/server.js");
+  });
+
   it("tells 127.0.0.1 only, another port, no socket and a slow app apart by the sockets found", () => {
     const localhost = diagnoseStartFailure(facts({ listening: [{ address: "127.0.0.1", port: 3000 }] }), WITH_CMD);
     expect(localhost).toMatchObject({ kind: "listening_on_localhost", evidence: { listening: [{ address: "127.0.0.1", port: 3000 }] } });

@@ -51,6 +51,21 @@ describe("the health check", () => {
     expect(app.requests()).toBeLessThan(80);
   });
 
+  it("counts only 2xx and 3xx answers: a 404 (or 401) is not an app that is up", async () => {
+    for (const status of [404, 401]) {
+      const app = await appStartingIn(0, () => status);
+      const result = await waitUntilHealthy({ url: app.url, timeoutMs: 600, intervalMs: 100, inspect: async () => running });
+      expect(result).toMatchObject({ healthy: false, lastStatus: status, reason: expect.stringContaining(`(it answered ${status})`) });
+    }
+    for (const status of [204, 302]) {
+      const app = await appStartingIn(0, () => status);
+      expect(await waitUntilHealthy({ url: app.url, timeoutMs: 600, intervalMs: 100, inspect: async () => running })).toEqual({ healthy: true, status });
+    }
+    // An app that answers 404 while it warms up is seen once it answers 200.
+    const warming = await appStartingIn(0, (n) => (n <= 3 ? 404 : 200));
+    expect(await waitUntilHealthy({ url: warming.url, timeoutMs: 2_000, intervalMs: 100, inspect: async () => running })).toEqual({ healthy: true, status: 200 });
+  });
+
   it("fails at once when the container exits before it answers", async () => {
     const never = await freePort();
     const exited: ContainerState = { ...running, running: false, exitCode: 3 };

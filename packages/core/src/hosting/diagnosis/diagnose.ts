@@ -1,6 +1,7 @@
 import { RepositeError } from "../../errors.js";
 import { diagnoseBuildFailure, type BuildFailureFacts } from "./build-failure.js";
 import type { Diagnosis } from "./diagnosis.js";
+import { hideHostPaths } from "./host-paths.js";
 import { noCommandAtAll, diagnoseStartFailure, type StartContext } from "./start-failure.js";
 import type { StartFacts } from "./start-facts.js";
 
@@ -24,6 +25,8 @@ export interface RunFailureFacts extends StartContext {
 
 /** Docker's answer for an image with neither CMD nor ENTRYPOINT. */
 const NO_COMMAND = /no command specified/i;
+/** The engine's answer when a volume is mounted on a file of the image (`volume_path` `/app/server.js`). */
+const VOLUME_ON_FILE = /mount a directory onto a file|mounting .* to rootfs .*not a directory/is;
 
 /**
  * The diagnosis of a failed run, from what the pipeline knew where it failed. Not masked: the
@@ -38,6 +41,13 @@ export function diagnoseRun(facts: RunFailureFacts): Diagnosis {
   if (facts.start) return diagnoseStartFailure(facts.start, facts);
   const message = facts.error instanceof Error ? facts.error.message : String(facts.error);
   if (facts.stage === "start" && NO_COMMAND.test(message)) return noCommandAtAll(facts);
+  if (facts.stage === "start" && VOLUME_ON_FILE.test(message)) {
+    return other(
+      "The data volume's path is a file in the image",
+      "The app's data volume (volume_path in the setup) names a file the image already has, and a volume can only be mounted on a folder, so the container could not start.",
+      "Set volume_path to a folder of the app's own, such as /data (PUT …/deployment), then deploy again.",
+    );
+  }
   if (facts.stage === "source" && RepositeError.isInstance(facts.error) && facts.error.status < 500) {
     return {
       kind: "source_problem",
@@ -69,8 +79,9 @@ function other(title: string, detail: string, fix: string): Diagnosis {
   return { kind: "other", title, detail, fix };
 }
 
-/** The diagnosis with the run's env values hidden in every text it carries. */
-export function maskDiagnosis(diagnosis: Diagnosis, mask: (text: string) => string): Diagnosis {
+/** The diagnosis with the run's env values, and the server's own paths (`hideHostPaths`), hidden in every text it carries. */
+export function maskDiagnosis(diagnosis: Diagnosis, maskValues: (text: string) => string): Diagnosis {
+  const mask = (text: string) => hideHostPaths(maskValues(text));
   const { evidence } = diagnosis;
   return {
     ...diagnosis,

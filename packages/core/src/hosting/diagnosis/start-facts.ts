@@ -10,7 +10,7 @@ export interface StartFacts {
   state: ContainerState | null;
   /** It stopped right after its first answer, not before. */
   afterAnswer: boolean;
-  /** The last health probe's status when it answered (a 5xx), else null. */
+  /** The last health probe's status when it answered with one that does not count (not 2xx or 3xx), else null. */
   lastStatus: number | null;
   /** Why the last probe had no answer (`the connection was refused`, `a probe timed out` …), else null. */
   lastError: string | null;

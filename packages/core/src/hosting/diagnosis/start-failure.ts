@@ -32,7 +32,7 @@ export function diagnoseStartFailure(facts: StartFacts, context: StartContext): 
     }
     return crashed(facts);
   }
-  if (facts.lastStatus !== null && facts.lastStatus >= 500) return healthError(facts);
+  if (facts.lastStatus !== null) return healthError(facts);
   if (facts.listening) {
     const onPort = facts.listening.filter((socket) => socket.port === facts.port);
     if (onPort.some((socket) => !isLoopback(socket.address))) return healthTimeout(facts);
@@ -102,9 +102,9 @@ function crashed(facts: StartFacts): Diagnosis {
 function healthError(facts: StartFacts): Diagnosis {
   return {
     kind: "health_error",
-    title: `The app answers ${facts.healthPath} with an error (${facts.lastStatus})`,
+    title: `The app answers ${facts.healthPath} with ${facts.lastStatus !== null && facts.lastStatus < 500 ? facts.lastStatus : `an error (${facts.lastStatus})`}`,
     detail: withOutput(
-      `The app runs and answers on port ${facts.port}, but GET ${facts.healthPath} answered ${facts.lastStatus} until the ${seconds(facts.timeoutMs)} it had to come up were over. Reposite sends traffic only to an app whose health path answers with a status below 500.`,
+      `The app runs and answers on port ${facts.port}, but GET ${facts.healthPath} answered ${facts.lastStatus} until the ${seconds(facts.timeoutMs)} it had to come up were over. Reposite sends traffic only to an app whose health path answers with a 2xx or 3xx status${facts.lastStatus === 404 ? " (a 404 means the path is not the app's, or another program answers)" : ""}.`,
       "Its last output:",
       facts.output,
     ),
