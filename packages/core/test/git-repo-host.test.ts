@@ -145,6 +145,13 @@ describe("parseGitLink", () => {
     expect(parse("https://git.example.com/group/repo/-/blob/v1/README.md")).toMatchObject({ ref: "v1", path: "README.md" });
   });
 
+  it("refuses a /-/tree or /-/blob page inside .git or node_modules, as archives leave them out", () => {
+    expect(parse("https://git.example.com/group/repo/-/tree/main/.git")).toBeNull();
+    expect(parse("https://git.example.com/group/repo/-/tree/main/node_modules/x")).toBeNull();
+    expect(parse("https://git.example.com/group/repo/-/blob/main/a/node_modules/b/index.js")).toBeNull();
+    expect(parse("https://git.example.com/group/repo/-/blob/main/.gitignore")).toMatchObject({ path: ".gitignore" });
+  });
+
   it.each([
     "https://github.com/unjs/h3",
     "https://gitlab.com/group/repo",

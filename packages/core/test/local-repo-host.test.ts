@@ -180,6 +180,17 @@ describe("createLocalRepoHost", () => {
     await rm(data, { recursive: true });
   });
 
+  it("refuses a link to a .git or node_modules folder, or a folder inside one, like the server's data directory", async () => {
+    await mkdir(join(folders.plain, "node_modules", "x"), { recursive: true });
+    await writeFile(join(folders.plain, "node_modules", "x", "index.js"), "module.exports = 1;\n");
+    expect(host.parseLink(join(folders.checkout, ".git"))).toBeNull();
+    expect(host.parseLink(join(folders.checkout, ".git", "refs"))).toBeNull();
+    expect(host.parseLink(pathToFileURL(join(folders.plain, "node_modules")).href)).toBeNull();
+    expect(host.parseLink(join(folders.plain, "node_modules", "x"))).toBeNull();
+    expect(host.parseLink(join(folders.plain, "node_modules", "x", "..", ".."))).toMatchObject({ url: pathToFileURL(folders.plain).href });
+    await rm(join(folders.plain, "node_modules"), { recursive: true });
+  });
+
   it("reads a checkout as a plain folder on a machine without git", async () => {
     const noGit = createLocalRepoHost({ folders: [folders.allowed], git: join(folders.root, "no-such-git") });
     const checkout = noGit.parseLink(folders.checkout)!;

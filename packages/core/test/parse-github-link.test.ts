@@ -61,6 +61,24 @@ describe("parseGitHubLink", () => {
     expect(parseGitHubLink(link)).toEqual({ ...H3, ...extra });
   });
 
+  it.each([
+    "https://github.com/unjs/h3/tree/main/.git",
+    "https://github.com/unjs/h3/tree/main/.git/hooks",
+    "https://github.com/unjs/h3/tree/main/node_modules",
+    "https://github.com/unjs/h3/tree/main/node_modules/x",
+    "https://github.com/unjs/h3/blob/main/packages/a/node_modules/b/index.js",
+    "https://github.com/unjs/h3/tree/main/Node_Modules/x",
+    "https://github.com/unjs/h3/.git",
+  ])("refuses %j: it names a folder archives leave out", (link) => {
+    expect(parseGitHubLink(link)).toBeNull();
+  });
+
+  it("keeps paths that only look like excluded folders, and repositories named like them", () => {
+    expect(parseGitHubLink("https://github.com/unjs/h3/blob/main/.gitignore")).toMatchObject({ path: ".gitignore" });
+    expect(parseGitHubLink("https://github.com/unjs/h3/tree/main/docs/node_modules.md")).toMatchObject({ path: "docs/node_modules.md" });
+    expect(parseGitHubLink("https://github.com/acme/node_modules")).toMatchObject({ name: "node_modules" });
+  });
+
   it("accepts names at the edges of GitHub's rules", () => {
     const longOwner = `a${"-b".repeat(19)}`; // 39 characters
     const longName = "r".repeat(100);

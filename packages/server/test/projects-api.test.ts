@@ -67,6 +67,9 @@ describe.each<Transport>(["in-process", "socket"])("projects API (%s)", (transpo
   it.each([
     [{ repohost_url: "https://gitlab.com/acme/rocket-cli" }, 422, "invalid_repo_url"],
     [{ repohost_url: "acme/rocket-cli" }, 422, "invalid_repo_url"],
+    [{ repohost_url: "https://github.com/acme/rocket-cli/tree/main/.git" }, 422, "invalid_repo_url"],
+    [{ repohost_url: "https://github.com/acme/rocket-cli/tree/main/node_modules/x" }, 422, "invalid_repo_url"],
+    [{ repohost_url: "https://github.com/acme/rocket-cli/blob/main/packages/a/node_modules/b/README.md" }, 422, "invalid_repo_url"],
     [{}, 422, "invalid_request"],
     [{ repohost_url: "https://github.com/acme/missing" }, 404, "repo_not_found"],
     [{ repohost_url: "https://github.com/acme/secret-sauce" }, 404, "repo_not_found"],

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RepositeError } from "../errors.js";
 import type { RepoFacts, RepoHost, RepoLink } from "../ports/repo-host.js";
+import { namesExcludedFolder } from "./excluded-folders.js";
 
 export interface GitRepoHostOptions {
   /**
@@ -240,6 +241,8 @@ export function parseGitLink(link: string, enabledHosts: Set<string>): RepoLink 
     const [page, refName, ...rest] = segments.slice(dash + 1);
     if ((page === "tree" || page === "blob") && refName) {
       ref = refName;
+      // `…/-/tree/main/.git` names what archives leave out, not the source.
+      if (namesExcludedFolder(rest.join("/"))) return null;
       if (rest.length > 0) path = rest.join("/");
     }
     segments = segments.slice(0, dash);

@@ -9,6 +9,7 @@ import { pack } from "tar-stream";
 import { RepositeError } from "../errors.js";
 import { readReadme } from "../generation/readme-reader.js";
 import type { RepoFacts, RepoHost, RepoLink } from "../ports/repo-host.js";
+import { EXCLUDED_FOLDERS, namesExcludedFolder } from "./excluded-folders.js";
 import { archiveStream, gitEnvironment, README, readmeOrder, SAFE_REF } from "./git-repo-host.js";
 
 export interface LocalRepoHostOptions {
@@ -30,7 +31,7 @@ export interface LocalRepoHostOptions {
 }
 
 /** Folders never put in a working tree's archive: installed packages and git's own data. */
-const SKIPPED = new Set(["node_modules", ".git"]);
+const SKIPPED = EXCLUDED_FOLDERS;
 const MAX_README_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -54,7 +55,10 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
     }
   });
   const hidden = (options.hidden ?? []).map((folder) => canonicalPath(resolve(folder)));
-  const isAllowed = (path: string) => allowed.some((folder) => isInside(path, folder)) && !hidden.some((folder) => isInside(path, folder));
+  // A `.git` or `node_modules` folder below an allowed folder is no repository, as archives leave them out.
+  const isAllowed = (path: string) =>
+    allowed.some((folder) => isInside(path, folder) && !namesExcludedFolder(relative(folder, path).split(sep).join("/"))) &&
+    !hidden.some((folder) => isInside(path, folder));
 
   const git = (args: string[], cwd: string) =>
     new Promise<string | null>((resolvePromise, reject) => {

@@ -1,4 +1,5 @@
 import type { RepoLink } from "../ports/repo-host.js";
+import { namesExcludedFolder } from "./excluded-folders.js";
 
 /** GitHub logins: 1–39 alphanumerics and single inner hyphens. */
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
@@ -48,6 +49,10 @@ export function parseGitHubLink(link: string, webHosts: string[] = ["github.com"
   if (!REPO.test(name) || name === "." || name === "..") return null;
   // Clone URLs name a repository and nothing inside it.
   if (!isWebPage && page !== undefined) return null;
+
+  // `…/tree/main/.git`, `…/blob/main/node_modules/x` or `…/r/.git` name what archives leave out, not the source.
+  const inside = page === "tree" || page === "blob" ? path : [page, ref, ...path].filter((segment) => segment !== undefined);
+  if (namesExcludedFolder(inside.join("/"))) return null;
 
   const result: RepoLink = { host: "github", owner, name, url: `https://${webHost}/${owner}/${name}` };
   if ((page === "tree" || page === "blob") && ref) {
