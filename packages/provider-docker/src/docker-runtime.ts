@@ -9,10 +9,19 @@ import type {
   ContainerSummary,
 } from "@reposite/core";
 import Docker from "dockerode";
+import { createAppFirewall, type AppFirewall, type AppFirewallOptions } from "./app-firewall.js";
 import { buildImage, engineMessage } from "./docker-build.js";
 import { execInContainer, openTerminal } from "./docker-exec.js";
+import { engineVolumeUsage } from "./engine-disk-usage.js";
+import { detectLoopVolumes, type LoopVolumes } from "./loop-volumes.js";
 
 export interface DockerRuntimeOptions {
+  /**
+   * Keep apps from reaching the host, each other and the denied ranges with iptables rules on this
+   * machine (app-firewall.ts): installed for each app network made, removed with it. Off when
+   * absent; the server turns it on.
+   */
+  appFirewall?: AppFirewallOptions;
   /**
    * Where the Engine answers, in `DOCKER_HOST`'s form: `unix:///var/run/docker.sock`,
    * `tcp://127.0.0.1:2375`. When absent, dockerode's default: `DOCKER_HOST`, then the default socket.
@@ -26,12 +35,29 @@ export interface DockerRuntimeOptions {
   init?: boolean;
   /** Bytes of output kept per container (json-file log, two files of half each); 20 MB by default. */
   logBytes?: number;
+  /**
+   * Where app volumes live as loop-mounted filesystems of their limit's size (the server's
+   * `<dataDir>/volumes`), so a write past the limit fails at once. Needs root and loop devices;
+   * without them, or without this folder, volumes are Docker's own and their disk is measured.
+   */
+  volumesDir?: string;
+  /** Size of each volume's filesystem in MB, the most disk any app can be given (sparse: 80 GB by default). */
+  volumeCapacityMb?: number;
+  /**
+   * MB of `/tmp` (a tmpfs, counted in the app's memory) in a container whose root filesystem is
+   * read-only: what an app may write outside its volume. 64 by default.
+   */
+  tmpMb?: number;
 }
 
 /** A ContainerRuntime on the Docker Engine, with the few extras a server and tests use. */
 export interface DockerRuntime extends ContainerRuntime {
   /** The dockerode client, for what the port does not cover. */
   readonly docker: Docker;
+  /** The app firewall when `appFirewall` was given: the server calls its `start()` and reports it. */
+  readonly appFirewall: AppFirewall | null;
+  /** The loop-mounted volumes, or null when volumes are Docker's own (measured). */
+  loopVolumes(): Promise<LoopVolumes | null>;
 }
 
 const MiB = 1024 * 1024;
@@ -59,8 +85,25 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   const docker = new Docker(connection(options.dockerHost));
   const init = options.init ?? true;
   const logBytes = options.logBytes ?? 20 * MiB;
+  const tmpMb = options.tmpMb ?? 64;
   let version: string | null = null;
+  const volumeUsage = engineVolumeUsage(docker);
+  // Found once, on first use: whether this process can make loop-mounted volumes, and why not.
+  let loop: Promise<{ volumes: LoopVolumes } | { reason: string }> | null = null;
+  const findLoop = () =>
+    (loop ??= options.volumesDir
+      ? detectLoopVolumes({ dir: options.volumesDir, ...(options.volumeCapacityMb ? { capacityMb: options.volumeCapacityMb } : {}) }).then(async (found) => {
+          // After a reboot the images are there but not mounted: mount them before any app starts.
+          if ("volumes" in found) await found.volumes.mountAll();
+          return found;
+        })
+      : Promise.resolve({ reason: "no folder for loop-mounted volumes was given" }));
+  const loopVolumes = async () => {
+    const found = await findLoop();
+    return "volumes" in found ? found.volumes : null;
+  };
   const networksInProgress = new Map<string, Promise<void>>();
+  const appFirewall = options.appFirewall ? createAppFirewall(docker, options.appFirewall) : null;
 
   const ensureNetwork = (name: string, labels: Record<string, string>) => {
     // One creation at a time per name: two at once could make two networks of the same name.
@@ -69,7 +112,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     const made = (async () => {
       const existing = await docker.listNetworks({ filters: { name: [name] } });
       if (existing.some((network) => network.Name === name)) return;
-      await docker.createNetwork({ Name: name, Driver: "bridge", CheckDuplicate: true, Labels: labels }).catch((error: unknown) => {
+      const network = await docker.createNetwork({ Name: name, Driver: "bridge", CheckDuplicate: true, Labels: labels }).catch((error: unknown) => {
         const message = engineMessage(error);
         // Docker's default address pools hold about 30 bridge networks: one per app runs out fast.
         if (/address pool/i.test(message)) {
@@ -77,22 +120,42 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
         }
         throw new Error(`[provider-docker] cannot create the network ${name}: ${message}`);
       });
+      await appFirewall?.protect(network.id);
     })().finally(() => networksInProgress.delete(name));
     networksInProgress.set(name, made);
     return made;
   };
 
-  const ensureVolume = async (name: string, labels: Record<string, string>) => {
-    const existing = await docker.getVolume(name).inspect().catch(ifMissing(null));
-    if (!existing) await docker.createVolume({ Name: name, Labels: labels });
+  const ensureVolume = async (volume: { name: string; limitMb?: number }, labels: Record<string, string>) => {
+    const volumes = volume.limitMb ? await loopVolumes() : null;
+    // Mounted (again) and held to the limit before the container binds it.
+    const folder = volumes ? await volumes.prepare(volume.name, volume.limitMb!) : null;
+    const existing = await docker.getVolume(volume.name).inspect().catch(ifMissing(null));
+    if (existing) return;
+    // A named volume bound to the loop filesystem's folder: Docker still copies what the image
+    // holds at the volume's path (and its owner) into it the first time.
+    await docker.createVolume({ Name: volume.name, Labels: labels, ...(folder ? { Driver: "local", DriverOpts: { type: "none", o: "bind", device: folder } } : {}) });
   };
 
   const inspect = async (id: string): Promise<Docker.ContainerInspectInfo | null> => docker.getContainer(id).inspect().catch(ifMissing(null));
 
   return {
     docker,
+    appFirewall,
     get name() {
       return version ? `docker ${version}` : "docker";
+    },
+    loopVolumes,
+
+    async diskLimits() {
+      const found = await findLoop();
+      if ("volumes" in found) {
+        return {
+          atWriteTime: true,
+          note: `enforced at write time: each app volume is a loop-mounted filesystem of its limit in ${found.volumes.dir}, the root filesystem is read-only with a ${tmpMb} MB /tmp`,
+        };
+      }
+      return { atWriteTime: false, note: `measured periodically, not enforced at write time (${found.reason})` };
     },
     capabilities: { stats: true, exec: true, execTty: true },
 
@@ -109,9 +172,12 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
 
     async runContainer(spec: ContainerSpec): Promise<ContainerHandle> {
       await ensureNetwork(spec.network, spec.labels);
-      if (spec.volume) await ensureVolume(spec.volume.name, spec.labels);
+      if (spec.volume) await ensureVolume(spec.volume, spec.labels);
       const port = `${spec.port}/tcp`;
       const memory = Math.round(spec.memoryMb * MiB);
+      // With write-time limits on, nothing outside the volume grows on the host: the root
+      // filesystem is read-only and /tmp is a tmpfs, counted in the app's memory.
+      const readOnly = !spec.writableRoot && (await loopVolumes()) !== null;
       const container = await docker
         .createContainer({
           name: spec.name,
@@ -131,6 +197,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
             Init: init,
             NetworkMode: spec.network,
             Mounts: spec.volume ? [{ Type: "volume", Source: spec.volume.name, Target: spec.volume.path }] : [],
+            ...(readOnly ? { ReadonlyRootfs: true, Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${tmpMb}m,mode=1777` } } : {}),
             LogConfig: { Type: "json-file", Config: { "max-size": String(Math.ceil(logBytes / 2)), "max-file": "2" } },
             RestartPolicy: { Name: "no" },
           },
@@ -172,6 +239,8 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     async startContainer(id: string): Promise<ContainerState> {
+      // A volume's filesystem is mounted again first (after a reboot), never an empty folder bound.
+      await (await loopVolumes())?.mountAll();
       await docker
         .getContainer(id)
         .start()
@@ -229,12 +298,18 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
 
     async removeVolume(name: string) {
       await docker.getVolume(name).remove().catch(ifMissing(undefined));
+      await (await loopVolumes())?.remove(name);
+    },
+
+    async resizeVolume(name: string, limitMb: number) {
+      await (await loopVolumes())?.resize(name, limitMb);
     },
 
     async removeNetwork(name: string) {
       const networks = await docker.listNetworks({ filters: { name: [name] } });
       for (const network of networks.filter((candidate) => candidate.Name === name)) {
         await docker.getNetwork(network.Id).remove().catch(ifMissing(undefined));
+        await appFirewall?.release(network.Id);
       }
     },
 
@@ -244,14 +319,10 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     async volumeSize(name: string) {
-      // `/system/df` measures volumes (what `docker system df -v` shows); `type` keeps newer
-      // Engines (API 1.42+) from measuring images and containers too.
-      const usage = await new Promise<{ Volumes?: { Name: string; UsageData?: { Size: number } | null }[] | null }>((resolve, reject) =>
-        docker.modem.dial(
-          { path: "/system/df?", method: "GET", options: { type: ["volume"] }, statusCodes: { 200: true, 500: "server error" } },
-          (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as never)),
-        ),
-      );
+      // A loop volume is measured by its filesystem, at once and without the Engine.
+      const volumes = await loopVolumes();
+      if (volumes && (await volumes.has(name))) return volumes.usedBytes(name);
+      const usage = await volumeUsage();
       const volume = usage.Volumes?.find((candidate) => candidate.Name === name);
       if (!volume) return null;
       const size = volume.UsageData?.Size ?? -1;

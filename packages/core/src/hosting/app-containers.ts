@@ -94,17 +94,20 @@ export class AppContainers {
     const { setup } = record;
     const name = containerName(siteId, options.runId ?? this.ids.newId("ctr"));
     const memoryMb = await this.limits.memoryMb(siteId);
+    // The volume is held to the app's whole disk limit where the runtime can (writes past it fail).
+    const diskMb = setup.volume_path ? await this.limits.diskMb(siteId) : 0;
     const handle = await runtime.runContainer({
       name,
       image: options.image,
       labels: appLabels(siteId, this.settings.labels, options.runId),
       env: { ...options.env, PORT: String(setup.port) },
-      ...(options.keepAlive ? { command: KEEP_ALIVE_COMMAND } : {}),
+      // A bare box is worked in through a terminal: its root filesystem stays writable (and measured).
+      ...(options.keepAlive ? { command: KEEP_ALIVE_COMMAND, writableRoot: true } : {}),
       port: setup.port,
       memoryMb,
       cpus: FREE_TIER.cpus,
       pidsLimit: FREE_TIER.pidsLimit,
-      ...(setup.volume_path ? { volume: { name: volumeName(siteId), path: setup.volume_path } } : {}),
+      ...(setup.volume_path ? { volume: { name: volumeName(siteId), path: setup.volume_path, limitMb: diskMb } } : {}),
       network: networkName(siteId),
     });
     options.log?.(options.keepAlive ? "Container started; checking that it stays up …" : `Container started; waiting for it to answer ${setup.health_path} …`);

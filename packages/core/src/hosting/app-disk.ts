@@ -22,16 +22,23 @@ interface Kept {
 
 /**
  * The disk each app may use (image, writable layer and data volume together: `diskLimitMb`, or
- * the disk paid for that app, from the moment the purchase counts),
- * measured by the service because Docker cannot cap a container's disk on every filesystem:
- * after every deploy and every `diskCheckIntervalMs` (running apps only, one check at a time).
- * An app found over its limit is stopped with `stopped_reason` saved on its deployment. The last
- * measurement of each app is kept in memory for deploys (`409 storage_full`) and metrics.
+ * the disk paid for that app, from the moment the purchase counts). Where the runtime can, writes
+ * fail past the limit at once (`ContainerRuntime.diskLimits`: the volume is a filesystem of the
+ * limit's size, the root filesystem read-only); every runtime is also measured, for what a
+ * mechanism does not cover (the image, a writable root): after every deploy and every
+ * `diskCheckIntervalMs` (running apps only, one check at a time). An app found over its limit is
+ * stopped with `stopped_reason` saved on its deployment. The last measurement of each app is kept
+ * in memory for deploys (`409 storage_full`) and metrics; callers at the same moment share one
+ * measurement.
  */
 @injectable()
 export class AppDisk {
   private readonly settings: HostingSettings;
   private readonly kept = new Map<string, Kept>();
+  /** Measurements under way, by app: a second caller waits for the first instead of asking the engine again. */
+  private readonly measuring = new Map<string, Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null>>();
+  /** The limit each app's volume was last held to. */
+  private readonly applied = new Map<string, number>();
   private watching = false;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
@@ -105,6 +112,22 @@ export class AppDisk {
     const kept = this.kept.get(siteId);
     const fresh = kept && kept.containerId === deployment.container.id && this.clock.now().getTime() - kept.at <= maxAgeMs;
     if (fresh && kept.usage.limit_mb === (await this.limitFor(siteId))) return kept.usage;
+    try {
+      return (await this.check(siteId))?.usage ?? null;
+    } catch (error) {
+      // A busy or slow engine: the last figures say more than an error would.
+      if (kept && kept.containerId === deployment.container.id) return kept.usage;
+      throw error;
+    }
+  }
+
+  /**
+   * Applies the app's disk limit now: a purchase (or a lowered limit) resizes its volume at once
+   * where the runtime enforces limits at write time, then the app is measured against it (and
+   * stopped when over it, as the periodic check does).
+   */
+  async applyLimit(siteId: string): Promise<DiskUsage | null> {
+    this.applied.delete(siteId);
     return (await this.check(siteId))?.usage ?? null;
   }
 
@@ -112,12 +135,27 @@ export class AppDisk {
    * Measures the app's current container now and keeps the result; a running app over its limit
    * is stopped (`stopped: true`), a running one under it loses an old `stopped_reason`.
    */
-  async check(siteId: string): Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null> {
+  check(siteId: string): Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null> {
+    const pending = this.measuring.get(siteId);
+    if (pending) return pending;
+    const measured = this.measure(siteId).finally(() => this.measuring.delete(siteId));
+    this.measuring.set(siteId, measured);
+    return measured;
+  }
+
+  private async measure(siteId: string): Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null> {
     const runtime = this.availability.runtime();
     const deployment = (await this.store.get(siteId))?.deployment;
     const container = deployment?.container;
     if (!deployment || !container) return null;
-    const usage = await measureDisk(runtime, { image: container.image, containerId: container.id, volume: volumeName(siteId) }, await this.limitFor(siteId), this.now());
+    const limitMb = await this.limitFor(siteId);
+    // An app without a volume_path has no volume to measure (nor to ask the engine about).
+    const volume = deployment.setup.volume_path ? volumeName(siteId) : null;
+    if (volume && runtime.resizeVolume && this.applied.get(siteId) !== limitMb) {
+      await runtime.resizeVolume(volume, limitMb);
+      this.applied.set(siteId, limitMb);
+    }
+    const usage = await measureDisk(runtime, { image: container.image, containerId: container.id, volume }, limitMb, this.now());
     this.kept.set(siteId, { containerId: container.id, usage, at: this.clock.now().getTime() });
     if (deployment.status !== "running") return { usage, stopped: false, image: container.image };
     if (!usage.over) {
@@ -131,6 +169,7 @@ export class AppDisk {
   /** Forgets the app's last measurement (its data was reset, or the app removed). */
   forget(siteId: string): void {
     this.kept.delete(siteId);
+    this.applied.delete(siteId);
   }
 
   /** Starts measuring every running app every `diskCheckIntervalMs` (at server start, after recovery). */

@@ -57,6 +57,15 @@ export interface ContainerRuntime {
    */
   removeNetwork(name: string): Promise<void>;
 
+  /**
+   * Holds a volume to a new disk limit now (a purchase, or a lowered limit), when the runtime
+   * enforces limits at write time; a volume already over the new limit can take no more writes.
+   */
+  resizeVolume?(name: string, limitMb: number): Promise<void>;
+
+  /** How app disk limits hold on this runtime, for the start-up output. */
+  diskLimits?(): Promise<DiskLimits>;
+
   /** Bytes an image and a volume use on disk, or null when unknown. */
   imageSize(id: string): Promise<number | null>;
   volumeSize(name: string): Promise<number | null>;
@@ -76,6 +85,13 @@ export interface ContainerRuntime {
 
   /** Opens an interactive shell (`command`) in a running container with a terminal. With `capabilities.execTty`. */
   openTerminal?(id: string, options: TerminalOptions): Promise<TerminalSession>;
+}
+
+/** Whether writes past an app's disk limit fail at once, or are found by the periodic measurement. */
+export interface DiskLimits {
+  atWriteTime: boolean;
+  /** One line for operators: the mechanism, or why there is none. */
+  note: string;
 }
 
 export interface ExecResult {
@@ -158,8 +174,16 @@ export interface ContainerSpec {
   /** CPUs, for example 1 or 0.5. */
   cpus: number;
   pidsLimit: number;
-  /** A named volume mounted at `path`, kept across deploys. */
-  volume?: { name: string; path: string };
+  /**
+   * A named volume mounted at `path`, kept across deploys. With `limitMb`, a runtime that can
+   * holds it to that size at write time.
+   */
+  volume?: { name: string; path: string; limitMb?: number };
+  /**
+   * Keep the root filesystem writable (a bare box someone works in through a terminal). Otherwise
+   * a runtime that enforces disk limits at write time makes it read-only, with a small `/tmp`.
+   */
+  writableRoot?: boolean;
   /** The network the container joins alone; made when missing, so apps cannot reach each other. */
   network: string;
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite, type CreateRepositeOptions, type JobEvent, type JobView, type Reposite } from "@reposite/core";
-import { createDockerRuntime, type DockerRuntime } from "@reposite/provider-docker";
+import { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "@reposite/provider-docker";
 import { buildLocalBaseImages, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo, type LocalBaseImages } from "@reposite/test-support";
 import { createStorage } from "unstorage";
 
@@ -34,13 +34,15 @@ export interface EngineHarness {
 
 export const ENGINE_LABEL = "reposite-test.run";
 
-export async function startEngineHarness(options: Omit<CreateRepositeOptions, "containerRuntime"> & { repos?: FakeRepo[] } = {}): Promise<EngineHarness> {
-  const { repos = [], ...rest } = options;
+export async function startEngineHarness(
+  options: Omit<CreateRepositeOptions, "containerRuntime"> & { repos?: FakeRepo[]; runtime?: (dataDir: string) => DockerRuntimeOptions } = {},
+): Promise<EngineHarness> {
+  const { repos = [], runtime: runtimeOptions, ...rest } = options;
   const run = `engine-${randomBytes(4).toString("hex")}`;
   const images = await buildLocalBaseImages();
   const github = await startFakeGitHub({ repos });
-  const runtime = createDockerRuntime();
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-engine-"));
+  const runtime = createDockerRuntime(runtimeOptions?.(dataDir));
   const reposite = createReposite({
     storage: createStorage(),
     github: { apiUrl: github.url, webHosts: ["github.com"] },
@@ -92,6 +94,9 @@ export async function startEngineHarness(options: Omit<CreateRepositeOptions, "c
       await reposite.close();
       await github.close();
       await removeLabelled(ENGINE_LABEL, run);
+      // Loop-mounted volumes are unmounted before their folder goes.
+      const volumes = await runtime.loopVolumes();
+      for (const name of (await volumes?.names()) ?? []) await volumes!.remove(name);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
