@@ -269,7 +269,6 @@ export class DeployPipeline {
         dockerfile: recipe.dockerfile,
         tag,
         labels: appLabels(siteId, this.settings.labels, runId),
-        ...(recipe.buildArgs && Object.keys(recipe.buildArgs).length ? { buildArgs: recipe.buildArgs } : {}),
         memoryMb: this.settings.buildMemoryMb,
         timeoutMs: this.settings.buildTimeoutMs,
         signal,

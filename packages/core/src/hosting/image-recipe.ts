@@ -2,6 +2,7 @@ import { RepositeError } from "../errors.js";
 import { detectAutoBuild } from "../repo-analysis/auto/detect.js";
 import type { BaseImages } from "../repo-analysis/repo-check.js";
 import { resolveInside, type ArchiveFacts } from "./build-context.js";
+import { withBuildEnv } from "./build-env-file.js";
 import type { BareBaseImage, DeploymentSetup } from "./deployment-setup.js";
 
 /** How one run makes its image. */
@@ -10,8 +11,6 @@ export interface ImageRecipe {
   dockerfile: string;
   /** Files added to the context (they replace the repository's files of the same path). */
   extra: Record<string, string>;
-  /** `auto` builds get the app's env as build arguments. */
-  buildArgs?: Record<string, string>;
   /** The container's command instead of the image's (the bare box's keep-alive). */
   command?: string[];
 }
@@ -42,18 +41,15 @@ export function repositoryRecipe(setup: DeploymentSetup, facts: ArchiveFacts): I
 }
 
 /**
- * The Dockerfile `auto` writes for the repository. Every env name is declared as an `ARG` in each
- * stage, so the values (given as build arguments) reach install and build steps, as front-end
- * builds that bake settings in need.
+ * The Dockerfile `auto` writes for the repository. The env reaches the build steps that run once
+ * the source is copied in (the build command, as front-end builds that bake settings in need)
+ * through a context file, never as build arguments: see build-env-file.ts.
  */
 export function autoRecipe(facts: ArchiveFacts, images: BaseImages, env: Record<string, string>): ImageRecipe {
   const plan = detectAutoBuild(facts.tree, { baseImages: images });
   if (!plan.auto.found) throw new RepositeError(422, `Reposite cannot tell how to build this repository: ${plan.auto.reason}`, "auto_not_found");
-  const names = Object.keys(env).sort();
-  const dockerfile = names.length
-    ? plan.auto.dockerfile.replace(/^(FROM .*)$/gm, (from) => [from, ...names.map((name) => `ARG ${name}`)].join("\n"))
-    : plan.auto.dockerfile;
-  return { dockerfile: AUTO_DOCKERFILE, extra: { ...plan.contextFiles, [AUTO_DOCKERFILE]: dockerfile }, buildArgs: env };
+  const { dockerfile, files } = withBuildEnv(plan.auto.dockerfile, env);
+  return { dockerfile: AUTO_DOCKERFILE, extra: { ...plan.contextFiles, ...files, [AUTO_DOCKERFILE]: dockerfile } };
 }
 
 /** Where a Dockerfile the service holds (a fix attempt, a kept override) goes in the context. */

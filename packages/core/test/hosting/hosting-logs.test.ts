@@ -1,4 +1,5 @@
-import { createMemoryContainerRuntime } from "@reposite/test-support";
+import { Readable } from "node:stream";
+import { createMemoryContainerRuntime, readTar } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSecretMasker, RUN_LOG_LIMITS, STORAGE, type BuildRequest, type RecordStorage } from "../../src/index.js";
 import { startHostingHarness, type HostingHarness } from "./hosting-harness.js";
@@ -134,31 +135,41 @@ describe("the build log", () => {
 });
 
 describe("auto builds", () => {
-  it("get the app's env as build arguments, declared in each stage of the Dockerfile Reposite writes", async () => {
+  it("get the app's env through a context file the build step reads and deletes, never as build arguments", async () => {
     const files = {
-      "package.json": JSON.stringify({ name: "api", scripts: { start: "node server.js" } }),
+      "package.json": JSON.stringify({ name: "api", scripts: { build: "node build.js", start: "node server.js" } }),
+      "build.js": "require('node:fs').writeFileSync('built.txt', String(process.env.VITE_API_URL))\n",
       "server.js": "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT)\n",
     };
     const h = await startHostingHarness({ repos: [{ owner: "acme", name: "api", files }] });
-    const seen: BuildRequest[] = [];
+    const seen: Array<{ request: BuildRequest; context: Map<string, string> }> = [];
     const build = h.runtime!.buildImage.bind(h.runtime);
-    h.runtime!.buildImage = (request) => {
-      seen.push(request);
-      return build(request);
+    h.runtime!.buildImage = async (request) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request.context as AsyncIterable<Buffer>) chunks.push(Buffer.from(chunk));
+      const context = new Map(readTar(Buffer.concat(chunks)).map((entry) => [entry.path, Buffer.from(entry.content).toString("utf8")] as const));
+      seen.push({ request, context });
+      return build({ ...request, context: Readable.from(Buffer.concat(chunks)) });
     };
     try {
       const owner = await h.account("ada@example.com");
       const site = await h.project(owner, "api");
       await h.reposite.hosting.setup(owner, site, { build_mode: "auto" });
-      await h.reposite.hosting.setEnv(owner, site, { env: { VITE_API_URL: "https://api.example", TOKEN: "tok_abcdef" } });
+      await h.reposite.hosting.setEnv(owner, site, { env: { VITE_API_URL: "https://api.example", TOKEN: "tok_'abcdef" } });
       const started = await h.reposite.hosting.deploy(owner, site);
       const { job, text } = await h.finish(owner, started.job_id);
       expect(job.status).toBe("done");
-      expect(seen[0]!.buildArgs).toEqual({ VITE_API_URL: "https://api.example", TOKEN: "tok_abcdef" });
-      expect(seen[0]!.dockerfile).toBe(".reposite/Dockerfile");
-      expect(text).toMatch(/Step \d+\/\d+ : ARG TOKEN/);
-      expect(text).not.toContain("were not consumed");
-      expect(text).not.toContain("tok_abcdef");
+      const { request, context } = seen[0]!;
+      expect(request.buildArgs).toBeUndefined();
+      expect(request.dockerfile).toBe(".reposite/Dockerfile");
+      expect(context.get(".reposite/build-env")).toBe("export TOKEN='tok_'\\''abcdef'\nexport VITE_API_URL='https://api.example'\n");
+      const dockerfile = context.get(".reposite/Dockerfile")!;
+      expect(dockerfile).not.toMatch(/^ARG /m);
+      expect(dockerfile).not.toContain("tok_");
+      // The build step reads the file and deletes it before its command; the runtime stage copies from the build stage only.
+      expect(dockerfile).toContain("RUN if [ -f .reposite/build-env ]; then . ./.reposite/build-env && rm -f .reposite/build-env; fi && (npm run build)");
+      expect(dockerfile.split(/^FROM /m).at(-1)).not.toMatch(/^COPY \.\/? /m);
+      expect(text).not.toContain("tok_");
     } finally {
       await h.close();
     }
