@@ -84,6 +84,7 @@ try {
 
 console.log(`\nTry it yourself:
   curl -H "Authorization: Bearer ${secret}" ${server.url}/app/sites
+  REPOSITE_URL=${server.url} REPOSITE_TOKEN=${secret} npx reposite sites list
   open ${reposite.config.baseUrl}/ for what this server offers, and ${reposite.config.baseUrl}/account to sign in (mail goes to ${reposite.config.dataDir}/outbox)
 Press Ctrl-C to stop.`);
 

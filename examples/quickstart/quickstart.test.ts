@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,7 +110,35 @@ describe("the quick start", () => {
     const run = await quickstart(["--local"], { REPOSITE_GITHUB_API_URL: github.url });
     await run.serving;
     expect(run.output()).toContain(`from ${pathToFileURL(checkout).href} (design:`);
+    // Named after its README's title, not after the folder it was checked out to.
+    expect(run.output()).toMatch(/1\. Created project site_\S+ "Reposite"/);
     expect(github.requests.length).toBe(before);
+  });
+
+  it("with PORT=0, prints the port it got in every address, and a command line that works as printed", async () => {
+    const run = await quickstart([`${github.webUrl}/acme/rocket-cli`], { PORT: "0", REPOSITE_GITHUB_API_URL: github.url, REPOSITE_GITHUB_WEB_URL: github.webUrl });
+    await run.serving;
+    const output = run.output();
+    const port = /Reposite is serving on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+    expect(Number(port), output).toBeGreaterThan(0);
+    expect(output).not.toMatch(/:0\b/);
+    expect(output).toContain(`3. Published 3 pages (template, about, auth) at http://rocket-cli.localhost:${port}.`);
+    expect(output).toContain(`open http://rocket-cli.localhost:${port}/ in a browser`);
+    expect(output).toContain(`open http://localhost:${port}/ for what this server offers`);
+    expect((await getWithHost(`http://127.0.0.1:${port}/`, `rocket-cli.localhost:${port}`)).status).toBe(200);
+
+    // The command line it prints, run as a newcomer pastes it: in a shell, from the repository.
+    const line = /^ {2}(REPOSITE_URL=\S+ REPOSITE_TOKEN=\S+ npx reposite sites list)$/m.exec(output)?.[1];
+    expect(line, output).toBeDefined();
+    const home = await mkdtemp(join(tmpdir(), "reposite-quickstart-home-"));
+    try {
+      const listed = spawnSync("sh", ["-c", line!], { cwd: checkout, encoding: "utf8", env: { PATH: process.env.PATH, HOME: home, NO_COLOR: "1", npm_config_update_notifier: "false" } });
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(listed.stderr).not.toMatch(/Which server|Not logged in/);
+      expect(listed.stdout).toMatch(/rocket-cli/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it.each([

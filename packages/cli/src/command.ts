@@ -7,7 +7,7 @@ export const COMMON_ARGS = {
   json: { type: "boolean", description: "machine-readable output: JSON on stdout, errors as JSON on stderr" },
   server: {
     type: "string",
-    description: "the Reposite server (default: REPOSITE_URL, else the server you logged in to)",
+    description: "the Reposite server (default: REPOSITE_URL, else the server you logged in to, else http://localhost:3000)",
     valueHint: "url",
   },
 } satisfies ArgsDef;

@@ -2,11 +2,21 @@ import { createClient, type ProjectDetailView, type RepositeClient } from "@repo
 import { configPath, readConfig } from "./config-file.js";
 import { CliError, EXIT, UsageError } from "./exit-codes.js";
 
-/** The server a command talks to: `--server`, else `REPOSITE_URL`, else the one logged in to. */
-export async function serverAddress(option: string | undefined): Promise<string | undefined> {
+/** The server when nothing names one: a `reposite serve` on this machine, as the MCP server assumes. */
+export const DEFAULT_SERVER = "http://localhost:3000";
+
+/**
+ * The server a command talks to: `--server`, else `REPOSITE_URL`, else the one logged in to, else
+ * `DEFAULT_SERVER`.
+ */
+export async function serverAddress(option: string | undefined): Promise<string> {
+  return (await namedServer(option)) ?? (await readConfig()).login?.server ?? DEFAULT_SERVER;
+}
+
+/** The server `--server` or `REPOSITE_URL` names, if either does. */
+export async function namedServer(option: string | undefined): Promise<string | undefined> {
   const given = option?.trim() || process.env.REPOSITE_URL?.trim();
-  if (given) return normaliseServer(given);
-  return (await readConfig()).login?.server;
+  return given ? normaliseServer(given) : undefined;
 }
 
 export function normaliseServer(address: string): string {
@@ -15,11 +25,6 @@ export function normaliseServer(address: string): string {
     throw new UsageError(`The server address must be an http(s) URL, for example https://reposite.example (got ${JSON.stringify(address)}).`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-export function requireServer(server: string | undefined): string {
-  if (!server) throw new UsageError("Which server? Pass --server <url>, set REPOSITE_URL, or log in with reposite login --server <url>.");
-  return server;
 }
 
 /**
@@ -36,11 +41,11 @@ export async function tokenFor(server: string): Promise<{ token: string; source:
 
 /** A client that acts as the logged-in person; exit 3 when there is no token. */
 export async function connect(serverOption: string | undefined): Promise<{ client: RepositeClient; server: string }> {
-  const server = requireServer(await serverAddress(serverOption));
+  const server = await serverAddress(serverOption);
   const found = await tokenFor(server);
   if (!found) {
     throw new CliError(
-      `Not logged in to ${server}. Run reposite login${serverOption ? ` --server ${server}` : ""}, or set REPOSITE_TOKEN (config: ${configPath()}).`,
+      `Not logged in to ${server}. Run reposite login${server === DEFAULT_SERVER ? "" : ` --server ${server}`}, or set REPOSITE_TOKEN (config: ${configPath()}).`,
       EXIT.notLoggedIn,
       "not_logged_in",
     );

@@ -61,7 +61,6 @@ describe("wrong command lines exit 2", () => {
     [["env", "unset", "x", "A=1"], "env unset takes names only"],
     [["--json", "sites", "list"], "Options go after the command"],
     [["sites", "list", "--server", "ftp://example.com"], "must be an http(s) URL"],
-    [["sites", "list"], "Which server?"],
   ])("%j", async (args, message) => {
     const result = await cli(args, env);
     expect(result.code).toBe(2);
@@ -73,6 +72,14 @@ describe("wrong command lines exit 2", () => {
     const result = await cli(["sites", "get", "--json"], env);
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stderr)).toEqual({ error: "Missing required positional argument: SITE", code: "usage", status: null });
+  });
+
+  it("without --server, REPOSITE_URL or a login, a command goes to http://localhost:3000 (as the MCP server does)", async () => {
+    const result = await cli(["sites", "list"], env);
+    expect(result.code).toBe(3);
+    expect(result.stderr).not.toContain("Which server?");
+    expect(result.stderr).toContain("Not logged in to http://localhost:3000. Run reposite login, or set REPOSITE_TOKEN");
+    expect((await cli(["sites", "list", "--help"], env)).stdout).toContain("else http://localhost:3000");
   });
 
   it("a command that needs a login exits 3 when there is none", async () => {

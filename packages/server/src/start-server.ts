@@ -1,11 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
+import { resolve } from "node:path";
 import { CONTAINER_RUNTIME, createReposite, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
+import { takePortZero } from "./listening-port.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
 import { terminalSockets } from "./terminal/terminal-socket.js";
 import { acmeChallengeRoute, createBuiltInAcme, createHttpsServer } from "./tls/index.js";
@@ -32,10 +34,20 @@ export interface RunningServer {
 export async function startServer(
   options: { settings?: ServerSettings; reposite?: Reposite } = {},
 ): Promise<RunningServer> {
-  const settings = options.settings ?? settingsFromEnv();
+  const given = options.settings ?? settingsFromEnv();
+  // The HTTP listener exists from the start: with PORT=0 it takes its port before anything is composed.
+  const server = createServer();
+  const settings = await takePortZero(server, given, () => listen(server, 0, given.listen.hostname, "PORT"));
   const { port, hostname } = settings.listen;
-  const found = options.reposite ? null : await findContainerRuntime(settings);
-  const reposite = options.reposite ?? createReposite({ ...settings.reposite, ...(found?.runtime ? { containerRuntime: found.runtime } : {}) });
+  let found: Awaited<ReturnType<typeof findContainerRuntime>> | null;
+  let reposite: Reposite;
+  try {
+    found = options.reposite ? null : await findContainerRuntime(settings);
+    reposite = options.reposite ?? createReposite({ ...settings.reposite, ...(found?.runtime ? { containerRuntime: found.runtime } : {}) });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
   // Before h3: a site's /app/ goes to its running app (HTTP and WebSocket), published pages already
   // in memory are answered from precomputed bytes; everything else goes through the app.
@@ -61,12 +73,13 @@ export async function startServer(
       servers.push({ server, shutdown: gracefulShutdown(server) });
       return server;
     };
-    const server = serve(createServer(handler));
+    server.on("request", handler);
+    serve(server);
     const httpsServer = certificates ? serve(createHttpsServer(certificates, handler)) : undefined;
     hosting = await recoverApps(reposite, found?.reason);
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
-    await listen(server, port, hostname, "PORT");
+    if (!server.listening) await listen(server, port, hostname, "PORT");
     if (httpsServer && settings.https) {
       const httpsHostname = settings.https.hostname ?? hostname;
       await listen(httpsServer, settings.https.port, httpsHostname, "REPOSITE_HTTPS_PORT");
@@ -76,6 +89,7 @@ export async function startServer(
     await certificates?.start();
   } catch (error) {
     await stopServing();
+    if (server.listening) server.close(); // taken early (PORT=0) and failed before it served
     // Only an embedder's own composition outlives a failed start.
     if (!options.reposite) await reposite.close();
     throw error;
@@ -110,7 +124,8 @@ async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime
   if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
   if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
   if (settings.hosting !== "detect") return { reason: "no container runtime given" };
-  const runtime = await detectDockerRuntime();
+  // App volumes live as loop-mounted filesystems under the data dir (when the server may mount them).
+  const runtime = await detectDockerRuntime({ volumesDir: resolve(settings.reposite.config?.dataDir ?? ".reposite", "volumes") });
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
   return runtime ? { runtime } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
 }
@@ -129,7 +144,8 @@ async function recoverApps(reposite: Reposite, reason = "no container runtime"):
       ...(report.interrupted ? [`${report.interrupted} interrupted deploy${report.interrupted === 1 ? "" : "s"} marked failed`] : []),
       ...(report.queued ? [`${report.queued} queued deploy${report.queued === 1 ? "" : "s"} resumed`] : []),
     ];
-    return `${runtime.name} (${found.join(", ")})`;
+    const disk = await runtime.diskLimits?.().catch(() => null);
+    return `${runtime.name} (${found.join(", ")})${disk ? `; app disk ${disk.note}` : ""}`;
   } catch (error) {
     // The engine answered at detection but not now: the server still serves sites and the API.
     console.error("[reposite] finding hosted apps again failed:", error);

@@ -1,7 +1,7 @@
 import { AuthenticationError, createClient } from "@reposite/sdk";
 import { cliCommand, type CommandEnv } from "../command.js";
 import { configPath, readConfig, writeConfig } from "../config-file.js";
-import { connect, serverAddress } from "../connection.js";
+import { connect, namedServer } from "../connection.js";
 import { CliError, failureOf } from "../exit-codes.js";
 import { fields } from "../output.js";
 
@@ -37,7 +37,7 @@ export function logoutCommand(env: CommandEnv) {
       const path = configPath();
       const config = await readConfig(path);
       const login = config.login;
-      const server = await serverAddress(args.server);
+      const server = await namedServer(args.server);
       if (!login || (server && server !== login.server)) {
         out.result({ logged_out: false, reason: "not_logged_in" }, () => out.line(`Not logged in${server ? ` to ${server}` : ""}; nothing to do.`));
         return;

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { BadRequestError, ConflictError, createClient, type AgentLogin, type AgentToken } from "@reposite/sdk";
 import { cliCommand, type CommandEnv } from "../command.js";
 import { configPath, readConfig, writeConfig } from "../config-file.js";
-import { requireServer, serverAddress } from "../connection.js";
+import { serverAddress } from "../connection.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import type { Output } from "../output.js";
 import { lineReader } from "../read-lines.js";
@@ -22,7 +22,7 @@ export function loginCommand(env: CommandEnv) {
       "show-token": { type: "boolean", description: "also print the token (for REPOSITE_TOKEN in CI); it is stored either way" },
     },
     run: async ({ args, out, io }) => {
-      const server = requireServer(await serverAddress(args.server));
+      const server = await serverAddress(args.server);
       const anonymous = createClient({ baseURL: server });
       const login = await anonymous.agent.login({
         client: args.name?.trim() || `reposite CLI on ${hostname()}`,

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
 import { RepositeError } from "../errors.js";
-import { readReadme } from "../generation/readme-reader.js";
+import { clip, readReadme } from "../generation/readme-reader.js";
 import type { RepoFacts, RepoHost, RepoLink } from "../ports/repo-host.js";
 import { EXCLUDED_FOLDERS, namesExcludedFolder } from "./excluded-folders.js";
 import { archiveStream, gitEnvironment, README, readmeOrder, SAFE_REF } from "./git-repo-host.js";
@@ -115,12 +115,14 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
       const folder = await folderOf(repo);
       if (!folder) return null;
       const manifest = await packageJson(folder);
+      const readme = readReadme(await readmeOf(folder));
       const facts: RepoFacts = {
         owner: repo.owner,
-        name: repo.name,
+        // A folder's name is where it was checked out ("repo", "main"); its README's title names the product.
+        name: clip(readme.title ?? "", 100) || repo.name,
         url: repo.url,
         private: false,
-        description: manifest.description ?? readmeTagline(await readmeOf(folder)),
+        description: manifest.description ?? (readme.tagline ?? "").slice(0, 500),
         topics: manifest.keywords,
         // A checkout's branch; detached, or a plain folder, is HEAD: what is there now.
         defaultBranch: ((await isCheckout(folder)) && (await git(["symbolic-ref", "--short", "-q", "HEAD"], folder))) || "HEAD",
@@ -181,10 +183,6 @@ async function packageJson(folder: string): Promise<{ description?: string; keyw
   } catch {
     return { keywords: [] };
   }
-}
-
-function readmeTagline(readme: string | null): string {
-  return (readReadme(readme).tagline ?? "").slice(0, 500);
 }
 
 /** The folder's README (README.md first), a regular file inside the folder, or null. */
