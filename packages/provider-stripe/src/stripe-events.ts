@@ -1,4 +1,4 @@
-import type { CheckoutState, PaymentEvent } from "@reposite/core";
+import type { CheckoutState, PaymentEvent, Product } from "@reposite/core";
 import type Stripe from "stripe";
 
 /** Subscription statuses after which it never charges again: Reposite treats the purchase as ended. */
@@ -22,11 +22,13 @@ export function checkoutState(session: Stripe.Checkout.Session): CheckoutState {
  * - `checkout.session.completed`, `checkout.session.async_payment_succeeded` → `checkout_completed`
  *   (`paid` is false for a completed session whose delayed payment has not arrived yet);
  * - `customer.subscription.created|updated|deleted` → `subscription_changed` (`ended` when deleted,
- *   `canceled` or `incomplete_expired`), with the subscription's metadata (Reposite's purchase id);
+ *   `canceled` or `incomplete_expired`), with the subscription's metadata (Reposite's purchase id)
+ *   and, given `productOfPrice`, the quantity it charges per product (a quantity lowered in the
+ *   billing portal lowers what the purchase gives);
  * - `invoice.payment_failed` → `payment_failed`;
  * - anything else → `ignored`.
  */
-export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+export function toPaymentEvent(event: Stripe.Event, productOfPrice?: ReadonlyMap<string, Product>): PaymentEvent {
   const base = { id: event.id, created: event.created };
   switch (event.type) {
     case "checkout.session.completed":
@@ -44,6 +46,7 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
         status: subscription.status,
         ended: event.type === "customer.subscription.deleted" || ENDED_STATUSES.has(subscription.status),
         metadata: { ...(subscription.metadata ?? {}) },
+        ...(productOfPrice ? quantitiesOf(subscription, productOfPrice) : {}),
       };
     }
     case "invoice.payment_failed": {
@@ -58,6 +61,21 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
     default:
       return { ...base, type: "ignored", providerType: event.type };
   }
+}
+
+/**
+ * What the subscription charges per product, from its items' prices and quantities; nothing when
+ * Stripe sent only part of the items (then quantities are left as they are).
+ */
+function quantitiesOf(subscription: Stripe.Subscription, productOfPrice: ReadonlyMap<string, Product>): { quantities?: Partial<Record<Product, number>> } {
+  const items = subscription.items;
+  if (!items || items.has_more) return {};
+  const quantities: Partial<Record<Product, number>> = {};
+  for (const item of items.data) {
+    const product = productOfPrice.get(item.price.id);
+    if (product) quantities[product] = (quantities[product] ?? 0) + (item.quantity ?? 1);
+  }
+  return { quantities };
 }
 
 /** A status Stripe may add later reads as `open`: not paid, not over. */

@@ -33,6 +33,11 @@ export interface StripePaymentsOptions {
   catalogTtlMs?: number;
   /** How old a signed webhook may be, in seconds, before it is refused as a replay. Default Stripe's 300. */
   webhookToleranceSeconds?: number;
+  /**
+   * How far ahead of this server's clock a webhook's signed time may be, in seconds (clocks drift);
+   * later ones are refused (`webhook_from_future`). Default 300. Stripe's own check only bounds the age.
+   */
+  webhookClockSkewSeconds?: number;
 }
 
 /**
@@ -45,6 +50,8 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
   const stripe = new Stripe(options.secretKey, { ...options.client, telemetry: false, appInfo: { name: "Reposite" } });
   const secrets = [options.secretKey, options.webhookSecret];
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
+  const skew = options.webhookClockSkewSeconds ?? 300;
+  const productOfPrice = new Map(Object.entries(options.prices).map(([product, priceId]) => [priceId, product as Product]));
   let cached: { catalog: Catalog; until: number } | undefined;
 
   const call = async <T>(doing: string, run: () => Promise<T>): Promise<T> => {
@@ -133,7 +140,13 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
       const reason = redact(error instanceof Error ? error.message : String(error), secrets);
       throw new WebhookRejected(`The Stripe webhook's signature does not hold: ${reason}`);
     }
-    return toPaymentEvent(event);
+    // The signature held, so its time is Stripe's (or someone holding the secret's): one far ahead
+    // would stay replayable for as long as it is ahead.
+    const ahead = signedAt(signature) - Math.floor(Date.now() / 1000);
+    if (ahead > skew) {
+      throw new WebhookRejected(`The Stripe webhook is signed ${ahead} seconds ahead of this server's clock (at most ${skew} are allowed): check the server's clock.`, "webhook_from_future");
+    }
+    return toPaymentEvent(event, productOfPrice);
   };
 
   const portalUrl = async (customerId: string, returnUrl: string) => {
@@ -142,4 +155,10 @@ export function createStripePayments(options: StripePaymentsOptions): PaymentPro
   };
 
   return { name: "stripe", enabled: true, catalog, createCheckout, getCheckout, parseWebhook, portalUrl };
+}
+
+/** The `t=` of a `Stripe-Signature` header (seconds), as Stripe's own check reads it (the first one). */
+function signedAt(header: string): number {
+  const part = header.split(",").find((item) => item.trim().startsWith("t="));
+  return part ? Number(part.trim().slice(2)) : Number.NaN;
 }

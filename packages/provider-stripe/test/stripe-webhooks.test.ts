@@ -55,7 +55,7 @@ describe("parseWebhook: what each Stripe event becomes", () => {
     });
   });
 
-  it("customer.subscription.created → subscription_changed, active, not ended, with the purchase from subscription_data.metadata", async () => {
+  it("customer.subscription.created → subscription_changed, active, not ended, with the purchase from subscription_data.metadata and the quantity charged per product", async () => {
     const { subscriptionId, customerId, hooks } = await paidSubscription("pur_created");
     expect(await parse(hooks[1])).toEqual({
       id: hooks[1]?.event.id,
@@ -66,7 +66,19 @@ describe("parseWebhook: what each Stripe event becomes", () => {
       status: "active",
       ended: false,
       metadata: { purchase_id: "pur_created" },
+      quantities: { embed: 1, disk: 2 },
     });
+  });
+
+  it("a quantity lowered in the billing portal (customer.subscription.updated) → the new quantity of that product; an item on a price the server does not name is left out", async () => {
+    const { subscriptionId } = await paidSubscription("pur_lowered");
+    const [lowered] = await fake.updateSubscription(subscriptionId, { price: fake.priceIds.disk, quantity: 1 });
+    expect(await parse(lowered)).toMatchObject({ type: "subscription_changed", status: "active", ended: false, quantities: { embed: 1, disk: 1 } });
+    const subscription = fake.subscriptions.get(subscriptionId) as StripeObject & { items: { data: { price: StripeObject }[] } };
+    subscription.items.data[0]!.price = fake.addPrice({ id: "price_unnamed", unitAmount: 100 });
+    const [unnamed] = await fake.updateSubscription(subscriptionId, { price: fake.priceIds.disk, quantity: 4 });
+    expect((await parse(unnamed)) as { quantities?: unknown }).toMatchObject({ quantities: { disk: 4 } });
+    expect(((await parse(unnamed)) as { quantities?: Record<string, number> }).quantities).not.toHaveProperty("embed");
   });
 
   it("checkout.session.async_payment_succeeded → checkout_completed, paid", async () => {
@@ -154,6 +166,19 @@ describe("parseWebhook: the signature", () => {
     // Re-serialized JSON is not the bytes Stripe signed.
     await refused(JSON.stringify(JSON.parse(hook.payload)), hook.signature);
     await refused(hook.payload, fake.sign(hook.payload, Math.floor(Date.now() / 1000) - 3600));
+    expect((await refused(hook.payload, fake.sign(hook.payload, Math.floor(Date.now() / 1000) - 3600))).reason).toBe("invalid_signature");
+  });
+
+  it("refuses a correct signature made more than the clock skew (default 5 minutes) ahead, as webhook_from_future; a minute ahead is taken", async () => {
+    const hook = await fake.webhook("customer.created", { id: "cus_future", object: "customer" });
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = await provider.parseWebhook(hook.payload, fake.sign(hook.payload, now + 3600)).then(
+      () => undefined,
+      (caught: unknown) => caught as WebhookRejected,
+    );
+    expect(ahead).toBeInstanceOf(WebhookRejected);
+    expect(ahead).toMatchObject({ reason: "webhook_from_future", message: expect.stringMatching(/ahead of this server's clock \(at most 300 are allowed\)/) });
+    await expect(provider.parseWebhook(hook.payload, fake.sign(hook.payload, now + 60))).resolves.toMatchObject({ type: "ignored" });
   });
 
   it("the same event delivered twice (a retry, signed anew) parses to the same id and time", async () => {

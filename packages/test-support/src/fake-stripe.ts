@@ -104,8 +104,11 @@ export interface FakeStripe {
   expire(sessionId: string): Promise<FakeStripeWebhook[]>;
   /** Cancelled at once, as from the portal: `customer.subscription.deleted`. */
   cancelSubscription(subscriptionId: string): Promise<FakeStripeWebhook[]>;
-  /** Changes a subscription (status, quantity of its first item, metadata): `customer.subscription.updated`. */
-  updateSubscription(subscriptionId: string, change: { status?: string; quantity?: number; metadata?: Record<string, string> }): Promise<FakeStripeWebhook[]>;
+  /**
+   * Changes a subscription (status, the quantity of its item on `price` or else its first item,
+   * metadata), as in the billing portal: `customer.subscription.updated`.
+   */
+  updateSubscription(subscriptionId: string, change: { status?: string; quantity?: number; price?: string; metadata?: Record<string, string> }): Promise<FakeStripeWebhook[]>;
   /** A renewal the card refused: an open invoice, `invoice.payment_failed`, then the subscription `past_due`. */
   failPayment(subscriptionId: string): Promise<FakeStripeWebhook[]>;
   /** Builds an event of `type` around `object`, signs it and delivers it (unless `deliver` is false). */
@@ -520,7 +523,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       subscription.metadata = change.metadata;
     }
     if (change.quantity !== undefined) {
-      const item = (subscription.items as { data: Record<string, unknown>[] }).data[0];
+      const items = (subscription.items as { data: { price: StripeObject; quantity: number }[] }).data;
+      const item = change.price === undefined ? items[0] : items.find((each) => each.price.id === change.price);
+      if (change.price !== undefined && !item) throw new Error(`[fake-stripe] subscription ${subscriptionId} has no item on ${change.price}`);
       if (item) {
         previous.items = structuredClone(subscription.items);
         item.quantity = change.quantity;

@@ -53,7 +53,7 @@ export const billingWebhook = defineOperation({
   summary: "The payment provider's events, signed over the raw body (the `Stripe-Signature` header); no token",
   auth: "webhook",
   answers: { 200: { description: "The event was recorded", schema: webhookReceiptSchema } },
-  errors: ["invalid_signature", "body_too_large"],
+  errors: ["invalid_signature", "webhook_from_future", "body_too_large"],
 });
 
 export const billingStatus = defineOperation({

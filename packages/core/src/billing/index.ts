@@ -6,6 +6,7 @@ export { pricesView, type PricesView, type ProductPriceView, type ResourcePriceV
 export { ProcessedEvents, PROCESSED_EVENTS_KEPT_MS } from "./processed-events.js";
 export { PurchaseActivation, statusFromSubscription } from "./purchase-activation.js";
 export { PaymentEvents, type WebhookReceipt } from "./payment-events.js";
+export { APP_LIMITS_CHANNEL, type AppLimitsChanged } from "./app-limit-events.js";
 export { AppLimits, UNIT_MB, RESOURCE_PRODUCTS, isResourceProduct, type ResourceProduct } from "./app-limits.js";
 export { AppResources } from "./app-resources.js";
 export { BillingEntitlements } from "./entitlements.js";

@@ -25,14 +25,18 @@ export class PaymentEvents {
     @inject(ProcessedEvents) private readonly processed: ProcessedEvents,
   ) {}
 
-  /** `POST /billing/webhook`: `400 invalid_signature` when the signature does not hold, nothing changed. */
+  /**
+   * `POST /billing/webhook`: `400 invalid_signature` when the signature does not hold, `400
+   * webhook_from_future` when it is signed later than the clock allows; nothing changed.
+   */
   async receive(rawBody: string, signature: string | undefined): Promise<WebhookReceipt> {
     let event: PaymentEvent;
     try {
       event = await this.provider.parseWebhook(rawBody, signature);
     } catch (error) {
       if (error instanceof WebhookRejected || (error as Error)?.name === "WebhookRejected") {
-        throw new RepositeError(400, `The webhook was refused: ${(error as Error).message}`, "invalid_signature");
+        const reason = (error as WebhookRejected).reason ?? "invalid_signature";
+        throw new RepositeError(400, `The webhook was refused: ${(error as Error).message}`, reason);
       }
       throw error;
     }
@@ -52,7 +56,12 @@ export class PaymentEvents {
         return;
       case "subscription_changed": {
         // Kept first: a subscription may be reported before its checkout's completion is.
-        const kept = await this.purchases.noteSubscription(event.subscriptionId, { status: event.status, ended: event.ended, event_at: event.created });
+        const kept = await this.purchases.noteSubscription(event.subscriptionId, {
+          status: event.status,
+          ended: event.ended,
+          event_at: event.created,
+          ...(event.quantities ? { quantities: event.quantities } : {}),
+        });
         await this.activation.subscriptionChanged(event.subscriptionId, kept);
         return;
       }

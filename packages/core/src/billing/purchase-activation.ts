@@ -64,16 +64,24 @@ export class PurchaseActivation {
     return this.purchases.bySession(session.id);
   }
 
-  /** The subscription's purchases take the status it reports (`statusFromSubscription`). */
+  /**
+   * The subscription's purchases take the status it reports (`statusFromSubscription`), and memory
+   * and disk the quantity it now charges: a quantity lowered (or raised) in the billing portal
+   * changes the units the app has, as a purchase does (`AppLimits` counts quantities).
+   */
   async subscriptionChanged(subscriptionId: string, state: SubscriptionState): Promise<void> {
     for (const purchase of await this.purchases.bySubscription(subscriptionId)) {
       await this.purchases.modify(purchase.id, (record) => {
         if (isOlder(state.event_at, record.event_at)) return record;
         const status = statusFromSubscription(state, record.status);
-        if (status === record.status && record.event_at === state.event_at) return record;
+        const quantity = chargedQuantity(record, state);
+        if (status === record.status && quantity === record.quantity && record.event_at === state.event_at) return record;
         return {
           ...record,
           status,
+          // The size wanted moves with what is charged: the units other purchases pay stay.
+          units: Math.max(quantity, record.units + quantity - record.quantity),
+          quantity,
           provider_status: status === "active" ? null : state.status,
           event_at: newest(record.event_at, state.event_at),
           updated_at: this.now(),
@@ -99,6 +107,13 @@ export class PurchaseActivation {
   private now(): string {
     return formatTimestamp(this.clock.now());
   }
+}
+
+/** What a memory or disk purchase charges now by the subscription's report; others keep theirs (one each). */
+function chargedQuantity(record: PurchaseRecord, state: SubscriptionState): number {
+  if (record.product !== "memory" && record.product !== "disk") return record.quantity;
+  const charged = state.quantities?.[record.product];
+  return charged === undefined || !Number.isInteger(charged) || charged < 0 ? record.quantity : charged;
 }
 
 /** An event older than the newest one applied. */

@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import { inject, injectable } from "tsyringe";
+import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
+import type { Product } from "../ports/payments.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import type { PurchaseRecord } from "./purchase.js";
+import { APP_LIMITS_CHANNEL, type AppLimitsChanged } from "./app-limit-events.js";
+import { counts, type PurchaseRecord } from "./purchase.js";
 
 /** A provider's id as part of a storage key: as it is when it is plain, else its hash (keys never carry `:`, `/` or `.`). */
 const keyPart = (id: string) => (/^[A-Za-z0-9_-]{1,200}$/.test(id) ? id : `h-${createHash("sha256").update(id).digest("hex")}`);
@@ -22,17 +25,21 @@ export interface SubscriptionState {
   ended: boolean;
   /** `created` of the event that said so (seconds). */
   event_at: number;
+  /** What it charges per product, when the provider said (see `PaymentEvent`). */
+  quantities?: Partial<Record<Product, number>>;
 }
 
 /**
  * Where purchases live, with their indexes by account, project, checkout session and
- * subscription. The only place that knows their storage keys.
+ * subscription. The only place that knows their storage keys. Says on `APP_LIMITS_CHANNEL` when a
+ * change alters what a project's purchases give.
  */
 @injectable()
 export class PurchaseStore {
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(LOCKS) private readonly locks: Locks,
+    @inject(EVENTS) private readonly events: EventBus,
   ) {}
 
   get(id: string): Promise<PurchaseRecord | null> {
@@ -66,6 +73,9 @@ export class PurchaseStore {
         await this.removeFrom(siteIndex(before.site_id), id);
       }
       if (after.subscription_id && after.subscription_id !== before.subscription_id) await this.addTo(subscriptionIndex(after.subscription_id), id);
+      if (givesOtherwise(before, after)) {
+        for (const site of new Set([before.site_id, after.site_id])) this.events.publish(APP_LIMITS_CHANNEL, { site_id: site } satisfies AppLimitsChanged);
+      }
       return after;
     });
   }
@@ -124,3 +134,7 @@ export class PurchaseStore {
     });
   }
 }
+
+/** Whether a change alters what the purchase gives, and to which project. */
+const givesOtherwise = (before: PurchaseRecord, after: PurchaseRecord) =>
+  counts(before) !== counts(after) || (counts(after) && (before.quantity !== after.quantity || before.site_id !== after.site_id));

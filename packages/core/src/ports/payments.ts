@@ -73,13 +73,28 @@ export type PaymentEvent =
       /** Set when the subscription has ended (cancelled or not paid for good). */
       ended: boolean;
       metadata: Record<string, string>;
+      /**
+       * The quantity the subscription now charges for each product sold here (its items whose
+       * price is that product's price now). A product absent (an item on a price the server no
+       * longer names, or none told) leaves its purchases' quantity as it is; ending is the status's.
+       */
+      quantities?: Partial<Record<Product, number>>;
     }
   | { id: string; created: number; type: "payment_failed"; subscriptionId: string | null; customerId: string | null }
   | { id: string; created: number; type: "ignored"; providerType: string };
 
-/** A webhook whose signature does not hold (or cannot be read): answered `400`, nothing changes. */
+/**
+ * Why a webhook is refused: its signature does not hold or cannot be read (`invalid_signature`),
+ * or it is signed with a time later than the server's clock allows (`webhook_from_future`).
+ */
+export type WebhookRejection = "invalid_signature" | "webhook_from_future";
+
+/** A webhook refused before anything is read from it: answered `400` with `reason` as its `code`, nothing changes. */
 export class WebhookRejected extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: WebhookRejection = "invalid_signature",
+  ) {
     super(message);
     this.name = "WebhookRejected";
   }

@@ -1,0 +1,241 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createReposite } from "@reposite/core";
+import {
+  buildLocalBaseImages,
+  docker,
+  dockerForTests,
+  freePort,
+  removeLabelled,
+  startFakeGitHub,
+  startFakeStripe,
+  type FakeGitHub,
+  type FakeStripe,
+  type FakeStripeWebhook,
+} from "@reposite/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
+
+// What a person changes on Stripe's side after paying, seen by `reposite serve` in its own process
+// with the real `stripe` client pointed at the loopback Stripe, which signs and delivers its webhooks
+// to the server's /billing/webhook: a quantity lowered in the billing portal, and webhooks signed with
+// a time ahead of the server's clock.
+
+const engine = await dockerForTests();
+
+const RUN_LABEL = "reposite-test.run";
+const run = `payments-portal-${randomBytes(4).toString("hex")}`;
+const LABEL_SITE = "dev.reposite.site";
+const MB = 1024 * 1024;
+
+const REPO = {
+  owner: "acme",
+  name: "portal-app",
+  files: {
+    Dockerfile: ["FROM reposite-test/busybox:local", `LABEL ${RUN_LABEL}=${run}`, "RUN mkdir -p /www && echo portal > /www/index.html", 'CMD ["httpd", "-f", "-p", "3000", "-h", "/www"]', ""].join("\n"),
+  },
+};
+
+interface ResourceView {
+  limit_mb: number;
+  units: number;
+  steps: { units: number; available: boolean; add_units: number }[];
+}
+interface Summary {
+  products: Record<string, { seats: number; used: number; units?: number }>;
+  purchases: { product: string; status: string; units: number; quantity: number }[];
+}
+
+/** One server process with Stripe on, an account with a token and one project; closes it all. */
+async function startPaidServer(stripe: FakeStripe, github: FakeGitHub, env: Record<string, string>) {
+  const dataDir = await mkdtemp(join(tmpdir(), "reposite-payments-portal-"));
+  const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
+  const { account } = await reposite.accounts.findOrCreate("portal@example.com");
+  const token = (await reposite.tokens.create(account.id, { name: "portal", lifetime: "30d" })).secret;
+  await reposite.close();
+  const server = await startServerProcess(await freePort(), {
+    REPOSITE_DATA_DIR: dataDir,
+    REPOSITE_GITHUB_API_URL: github.url,
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_PRICE_EMBED: stripe.priceIds.embed,
+    STRIPE_PRICE_MEMORY: stripe.priceIds.memory,
+    STRIPE_PRICE_DISK: stripe.priceIds.disk,
+    STRIPE_API_BASE: stripe.url,
+    ...env,
+  });
+  stripe.webhookUrl = `${server.url}/billing/webhook`;
+  const api = async <T = Record<string, unknown>>(path: string, status: number, init: { method?: string; body?: unknown } = {}): Promise<T> => {
+    const method = init.method ?? (init.body === undefined ? "GET" : "POST");
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    expect(response.status, `${method} ${path}: ${text}`).toBe(status);
+    return (text ? JSON.parse(text) : null) as T;
+  };
+  const { id: site } = await api<{ id: string }>("/app/sites", 201, { body: { repohost_url: `https://github.com/${REPO.owner}/${REPO.name}`, name: "Portal App" } });
+  return {
+    server,
+    site,
+    api,
+    async close() {
+      await server.kill();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every event reached the server's webhook endpoint and was taken (200). */
+const delivered = (sent: FakeStripeWebhook[]) => {
+  for (const each of sent) expect(each.delivery, `${each.event.type}: ${each.delivery?.body}`).toMatchObject({ status: 200 });
+  return sent;
+};
+
+describe("webhooks signed ahead of the server's clock, in a real server process", () => {
+  let stripe: FakeStripe;
+  let github: FakeGitHub;
+  let paid: Awaited<ReturnType<typeof startPaidServer>>;
+
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+    github = await startFakeGitHub({ repos: [REPO] });
+    paid = await startPaidServer(stripe, github, { REPOSITE_HOSTING: "off" });
+  }, 60_000);
+  afterAll(async () => {
+    await paid?.close();
+    await github?.close();
+    await stripe?.close();
+  });
+
+  /** Posts `payload` with a correct signature made for `timestamp`. */
+  const post = async (payload: string, timestamp: number) => {
+    const response = await fetch(`${paid.server.url}/billing/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": stripe.sign(payload, timestamp) },
+      body: payload,
+    });
+    return { status: response.status, body: (await response.json()) as { code?: string; error?: string; received?: boolean } };
+  };
+
+  it("a correctly signed event 10 minutes ahead is refused (400 webhook_from_future) and changes nothing; within the 5-minute skew it is taken; 10 minutes old stays invalid_signature", async () => {
+    const { api, site } = paid;
+    const checkout = await api<{ id: string }>("/billing/embed/checkout", 200, { body: { site_id: site } });
+    // Paid on Stripe's page; the events are built and signed but held back, to be sent by hand.
+    stripe.webhookUrl = undefined;
+    const [completed] = await stripe.pay(checkout.id);
+    const now = Math.floor(Date.now() / 1000);
+
+    const ahead = await post(completed!.payload, now + 600);
+    expect(ahead.status).toBe(400);
+    expect(ahead.body).toMatchObject({ code: "webhook_from_future" });
+    expect(ahead.body.error).toMatch(/ahead of this server's clock/);
+    await expect(api(`/billing/embed?site_id=${site}`, 200)).resolves.toMatchObject({ paid: false });
+
+    const old = await post(completed!.payload, now - 600);
+    expect(old).toMatchObject({ status: 400, body: { code: "invalid_signature" } });
+    await expect(api(`/billing/embed?site_id=${site}`, 200)).resolves.toMatchObject({ paid: false });
+
+    // A clock a little behind Stripe's is normal: a minute ahead is taken.
+    const skewed = await post(completed!.payload, now + 60);
+    expect(skewed).toMatchObject({ status: 200, body: { received: true } });
+    await expect(api(`/billing/embed?site_id=${site}`, 200)).resolves.toMatchObject({ paid: true });
+  });
+});
+
+describe.skipIf(!engine.available)("a quantity lowered in the billing portal lowers the app's limits (reposite serve, loopback Stripe, Docker Engine)", () => {
+  let stripe: FakeStripe;
+  let github: FakeGitHub;
+  let paid: Awaited<ReturnType<typeof startPaidServer>>;
+  let subscription = "";
+
+  const deployment = (suffix = "") => `/app/sites/${paid.site}/deployment${suffix}`;
+  const resources = () => paid.api<{ memory: ResourceView; disk: ResourceView }>(deployment("/resources"), 200);
+  const summary = () => paid.api<Summary>("/billing/account/summary", 200);
+  const storageLimit = async () => (await paid.api<{ storage: { limit_mb: number } }>(deployment("/metrics"), 200)).storage.limit_mb;
+
+  async function deploy(): Promise<void> {
+    const { job_id } = await paid.api<{ job_id: string }>(deployment("/deploy"), 202, { method: "POST" });
+    for (const deadline = Date.now() + 90_000; ; ) {
+      const job = await paid.api<{ status: string; finished_at: string | null }>(`/app/jobs/${job_id}`, 200);
+      if (job.finished_at !== null) return expect(job.status).toBe("done");
+      if (Date.now() > deadline) throw new Error("the deploy did not end");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The memory the Engine gave the app's one running container (a relaunch removes the one before soon after). */
+  async function containerMemoryMb(): Promise<number> {
+    let ids: string[] = [];
+    for (const deadline = Date.now() + 10_000; ids.length !== 1 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      ids = (await docker(["ps", "-q", "--filter", `label=${RUN_LABEL}=${run}`, "--filter", `label=${LABEL_SITE}=${paid.site}`])).stdout.split("\n").filter(Boolean);
+    }
+    expect(ids).toHaveLength(1);
+    const [inspected] = JSON.parse((await docker(["inspect", ids[0]!])).stdout) as { HostConfig: { Memory: number } }[];
+    return inspected!.HostConfig.Memory / MB;
+  }
+
+  beforeAll(async () => {
+    await buildLocalBaseImages();
+    stripe = await startFakeStripe();
+    github = await startFakeGitHub({ repos: [REPO] });
+    paid = await startPaidServer(stripe, github, {
+      REPOSITE_BASE_IMAGE_RUNTIME: "reposite-test/busybox:local",
+      REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
+      REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
+      REPOSITE_BUILD_MEMORY_MB: "256",
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await paid?.close();
+    await github?.close();
+    await stripe?.close();
+    await removeLabelled(RUN_LABEL, run);
+  }, 60_000);
+
+  it("hosting with 2 GB memory and 10 GB disk, paid on Stripe's page: the app runs with 2 GB", async () => {
+    const checkout = await paid.api<{ id: string; url: string }>("/billing/embed/checkout", 200, { body: { site_id: paid.site, resources: { memory: 2, disk: 2 } } });
+    const page = await fetch(checkout.url, { method: "POST", redirect: "manual" });
+    expect(page.status).toBe(303);
+    delivered(stripe.webhooks.filter((each) => each.event.type === "checkout.session.completed" || each.event.type === "customer.subscription.created"));
+    subscription = stripe.sessions.get(checkout.id)!.subscription as string;
+
+    await paid.api(deployment(), 201, { method: "PUT", body: { volume_path: "/data" } });
+    await deploy();
+    expect(await containerMemoryMb()).toBe(2048);
+    expect(await resources()).toMatchObject({ memory: { limit_mb: 2048, units: 2 }, disk: { limit_mb: 10240, units: 2 } });
+    expect(await storageLimit()).toBe(10240);
+  }, 120_000);
+
+  it("lowered to 1 GB memory and 5 GB disk in the portal: disk at once, memory from the next deploy; the summary counts what is charged; buying back is possible", async () => {
+    delivered(await stripe.updateSubscription(subscription, { price: stripe.priceIds.memory, quantity: 1 }));
+    delivered(await stripe.updateSubscription(subscription, { price: stripe.priceIds.disk, quantity: 1 }));
+
+    // Disk at once: the limit the API reports and the one the app is measured against.
+    const lowered = await resources();
+    expect(lowered.disk).toMatchObject({ limit_mb: 5120, units: 1 });
+    expect(await storageLimit()).toBe(5120);
+    // Memory: the running container keeps what it was given; one unit is paid now.
+    expect(lowered.memory).toMatchObject({ limit_mb: 2048, units: 1 });
+    expect(lowered.memory.steps.find((step) => step.units === 2)).toMatchObject({ available: true, add_units: 1 });
+
+    const after = await summary();
+    expect(after.products).toMatchObject({ embed: { seats: 1, used: 1 }, memory: { seats: 1, units: 1 }, disk: { seats: 1, units: 1 } });
+    expect(after.purchases.filter((each) => each.product !== "embed").map(({ product, status, units, quantity }) => ({ product, status, units, quantity }))).toEqual([
+      { product: "disk", status: "active", units: 1, quantity: 1 },
+      { product: "memory", status: "active", units: 1, quantity: 1 },
+    ]);
+
+    await deploy();
+    expect(await containerMemoryMb()).toBe(1024);
+    expect((await resources()).memory).toMatchObject({ limit_mb: 1024, units: 1 });
+
+    // The unit given up is sold again (before, 2 units were "already_has").
+    await expect(paid.api("/billing/memory/checkout", 200, { body: { site_id: paid.site, units: 2 } })).resolves.toMatchObject({ units: 2, quantity: 1 });
+  }, 120_000);
+});
