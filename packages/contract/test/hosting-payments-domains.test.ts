@@ -39,6 +39,7 @@ const deployment = {
   env_keys: ["API_KEY"],
   override: false,
   stopped_reason: null,
+  last_operation: null,
 };
 
 describe("app hosting schemas", () => {

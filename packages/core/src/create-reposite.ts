@@ -31,6 +31,7 @@ import { DOMAIN_SETTINGS, type DomainSettings } from "./domains/domain-settings.
 import { LiveCheck } from "./domains/live-check.js";
 import { createNodeDnsResolver, type NodeDnsOptions } from "./defaults/node-dns-resolver.js";
 import { DNS_RESOLVER, type DnsResolver } from "./ports/dns.js";
+import { AppChanges } from "./hosting/app-changes.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
 import { AppFixer } from "./hosting/app-fixer.js";
@@ -243,6 +244,7 @@ const SERVICES = [
   AppAccess,
   AppContainers,
   AppDisk,
+  AppChanges,
   DeployPipeline,
   AppRecovery,
   HostingService,

@@ -18,6 +18,18 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Paths the engine itself mounts: a volume there would hide the system or fail to start. */
 const SYSTEM_PATHS = ["/proc", "/sys", "/dev"];
 
+/**
+ * Folders of the image's own system, refused with everything under them: a volume there hides the
+ * programs and settings the app needs (`/bin`, `/etc`), or names a file (`/etc/hosts`,
+ * `/var/run/docker.sock`), which a volume cannot be mounted on.
+ */
+const SYSTEM_TREES = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/boot", "/run", "/var/run", "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/libexec", "/usr/include", "/usr/share", "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib"];
+/** Folders refused themselves (a volume there hides the system), while folders inside them may hold data (`/usr/src/app/uploads`). */
+const SYSTEM_FOLDERS = ["/usr", "/usr/local", "/var", "/var/lib", "/root", "/home"];
+
+const isSystemPath = (path: string) =>
+  SYSTEM_FOLDERS.includes(path) || SYSTEM_TREES.some((tree) => path === tree || path.startsWith(`${tree}/`));
+
 const dockerfilePath = z
   .string({ message: "must be a path relative to the repository root, such as Dockerfile or docker/web.Dockerfile" })
   .trim()
@@ -50,7 +62,11 @@ const volumePath = z
   .refine((path) => !path.split("/").includes("..") && !path.split("/").includes("."), "must not contain . or .. segments")
   .transform((path) => path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1"))
   .refine((path) => path !== "/", "must not be the container's root folder")
-  .refine((path) => !SYSTEM_PATHS.some((system) => path === system || path.startsWith(`${system}/`)), "must not be under /proc, /sys or /dev");
+  .refine((path) => !SYSTEM_PATHS.some((system) => path === system || path.startsWith(`${system}/`)), "must not be under /proc, /sys or /dev")
+  .refine(
+    (path) => !isSystemPath(path),
+    "must be a folder of the app's own, such as /data: not a system folder (/usr, /bin, /etc …) or a file in one (/etc/hosts, /var/run/docker.sock)",
+  );
 
 const portMessage = "must be a whole number from 1 to 65535";
 
@@ -98,11 +114,26 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 const byteLength = (value: string) => new TextEncoder().encode(value).length;
 
+/**
+ * Names a JavaScript object treats specially: zod drops `__proto__` from a record without a word,
+ * so they are refused before the record is read.
+ */
+export const FORBIDDEN_ENV_KEYS = ["__proto__", "constructor", "prototype"] as const;
+
+const refuseForbiddenKeys = (value: unknown, context: { addIssue(issue: { code: "custom"; message: string; path: string[]; input: unknown }): void }) => {
+  if (typeof value !== "object" || value === null) return value;
+  for (const key of FORBIDDEN_ENV_KEYS) {
+    if (Object.hasOwn(value, key)) context.addIssue({ code: "custom", path: [key], input: value, message: `${key} cannot be an env name (it is reserved in JavaScript objects)` });
+  }
+  return value;
+};
+
 /** `PUT …/deployment/env`: adds and changes the names sent, null removes one, the rest stay. */
 export const envInputSchema = z
   .strictObject({
-    env: z
-      .record(
+    env: z.preprocess(
+      refuseForbiddenKeys,
+      z.record(
         z
           .string()
           .regex(ENV_NAME, "names must be letters, digits and _ (not starting with a digit), at most 128 characters")
@@ -113,8 +144,9 @@ export const envInputSchema = z
           .refine((value) => !value.includes("\u0000"), "values must not contain NUL")
           .nullable(),
         { message: "env must be an object of names to string values (null removes a name)" },
-      )
-      .describe("Name to value; null removes the name. At most 100 names, values at most 32 KB"),
+      ),
+    )
+      .describe("Name to value; null removes the name. At most 100 names, values at most 32 KB; __proto__, constructor and prototype are refused"),
   })
   .meta({ id: "EnvInput" });
 export type EnvInput = z.input<typeof envInputSchema>;
@@ -247,6 +279,25 @@ export const lastRunSchema = z.strictObject({
 });
 export type LastRunView = z.output<typeof lastRunSchema>;
 
+/**
+ * A change of the app's container outside a deploy: `env_restart` (a running app restarted with the
+ * env just set) or `reset_data` (its data emptied and the app started clean). It is recorded before
+ * it starts, so a server stopped in the middle (even by `kill -9`) finishes it when it starts again.
+ */
+export const APP_OPERATION_KINDS = ["env_restart", "reset_data"] as const;
+export const APP_OPERATION_STATUSES = ["under_way", "done", "failed"] as const;
+export const appOperationSchema = z
+  .strictObject({
+    kind: z.enum(APP_OPERATION_KINDS).describe("`env_restart` (a running app restarted with new env values) or `reset_data` (its data emptied)"),
+    status: z.enum(APP_OPERATION_STATUSES).describe("`under_way`, `done` (the new container serves) or `failed` (`reason` and `diagnosis` say why)"),
+    started_at: z.string(),
+    finished_at: z.string().nullable(),
+    reason: z.string().nullable().describe("Why it failed (env values masked); null otherwise"),
+    diagnosis: diagnosisSchema.nullable().describe("What went wrong, when it failed"),
+  })
+  .meta({ id: "AppOperation" });
+export type AppOperationView = z.output<typeof appOperationSchema>;
+
 /** `GET /app/sites/{site_id}/deployment`: the setup's fields, then the app's state. */
 export const deploymentSchema = deploymentSetupSchema
   .extend({
@@ -258,6 +309,7 @@ export const deploymentSchema = deploymentSetupSchema
     env_keys: z.array(z.string()).describe("Names of the env values set (values are never shown)"),
     override: z.boolean().describe("Deploys build the Dockerfile a fix made (`DELETE …/deployment/override` forgets it)"),
     stopped_reason: z.string().nullable().describe("Why the service stopped the app (its disk went over the limit), or null"),
+    last_operation: appOperationSchema.nullable().describe("The last env restart or data reset, or null before any"),
   })
   .meta({ id: "Deployment" });
 export type DeploymentView = z.output<typeof deploymentSchema>;

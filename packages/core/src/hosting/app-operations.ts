@@ -7,10 +7,10 @@ import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { AppAccess } from "./app-access.js";
+import { AppChanges } from "./app-changes.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { toMetricsView, type MetricsView } from "./app-metrics.js";
-import { appLabels, volumeName } from "./app-names.js";
 import type { AppContainer, DeploymentRecord, DeploymentView } from "./deployment-record.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { HostingService } from "./hosting-service.js";
@@ -38,6 +38,7 @@ export class AppOperations {
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(HostingService) private readonly hosting: HostingService,
     @inject(AppAccess) private readonly access: AppAccess,
+    @inject(AppChanges) private readonly changes: AppChanges,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
@@ -79,7 +80,8 @@ export class AppOperations {
    * an empty one, and traffic switches once it answers). It starts the app, so it goes through the
    * payment gate (`402`). `422 confirm_mismatch` (field `confirm`) unless `confirm` is the app's
    * slug (missing included); `409 no_volume` when the setup has no `volume_path`. When the new container does not come
-   * up the data is gone all the same, the app shows `failed` and the answer is `502 app_unhealthy`.
+   * up the data is gone all the same, the app shows `failed` and the answer is `502 app_unhealthy`. The reset is
+   * recorded first (`last_operation`, `AppChanges`): one a stopped server cut short is finished at its next start.
    */
   async resetData(ownerId: string, siteId: string, input: unknown): Promise<DeploymentView> {
     this.availability.runtime();
@@ -97,25 +99,12 @@ export class AppOperations {
       if (!deployment.setup.volume_path) {
         throw conflict("The app has no data volume to empty: its setup has no volume_path.", "no_volume", { field: "volume_path" });
       }
-      await this.emptyVolume(siteId, deployment, deployment.container);
+      // Fails before any data goes when the env cannot be opened (the server's key changed).
+      await this.containers.openEnv(siteId, deployment);
+      // Recorded before anything goes: a server stopped in the middle finishes it at its next start.
+      await this.changes.carryOut(siteId, "reset_data");
     });
     return this.hosting.read(ownerId, siteId);
-  }
-
-  /** Under the app's lock: every container of the app goes, then its volume; a new one starts from the same image. */
-  private async emptyVolume(siteId: string, deployment: DeploymentRecord, current: AppContainer): Promise<void> {
-    const runtime = this.availability.runtime();
-    // Fails before any data goes when the env cannot be opened (the server's key changed).
-    await this.containers.openEnv(siteId, deployment);
-    // The proxy shows the app stopped while its data goes, instead of failing requests.
-    await this.containers.stop(siteId);
-    // A volume is removed only once no container (running or not) mounts it.
-    const ids = new Set([current.id, ...(await runtime.listContainers(appLabels(siteId, this.settings.labels))).map((each) => each.id)]);
-    for (const id of ids) await runtime.removeContainer(id);
-    await runtime.removeVolume(volumeName(siteId));
-    this.disk.forget(siteId);
-    await this.containers.relaunch(siteId, deployment, current);
-    await this.disk.check(siteId);
   }
 
   /** The caller's app (`AppAccess.owned`), which has (or had) a container: `409 not_deployed` before its first deploy. */

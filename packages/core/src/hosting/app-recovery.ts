@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import type { ContainerSummary } from "../ports/container-runtime.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
+import { AppChanges } from "./app-changes.js";
 import { AppContainers } from "./app-containers.js";
 import { allAppsLabels, imageTag, LABEL_SITE } from "./app-names.js";
 import { BuildQueue, type QueueEntry } from "./build-queue.js";
@@ -28,7 +29,8 @@ export interface RecoveryReport {
  * Apps are not children of the server: they keep running while it restarts (or after a `kill -9`).
  * At start the server finds them again by their labels and puts the running ones back in the
  * `/app/` table, removes containers an interrupted run or switch-over left behind, ends runs that
- * were building or starting as `failed` (never stuck), and takes queued runs up again.
+ * were building or starting as `failed` (never stuck), finishes env restarts and data resets left
+ * under way (`AppChanges`), and takes queued runs up again.
  */
 @injectable()
 export class AppRecovery {
@@ -41,6 +43,7 @@ export class AppRecovery {
     @inject(BuildQueue) private readonly queue: BuildQueue,
     @inject(DeployPipeline) private readonly pipeline: DeployPipeline,
     @inject(AppContainers) private readonly containers: AppContainers,
+    @inject(AppChanges) private readonly changes: AppChanges,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
@@ -62,6 +65,8 @@ export class AppRecovery {
     const queued = [...notBegun, ...taken.queued];
     for (const entry of interrupted) await this.endInterrupted(entry);
     const running = await this.findApps();
+    // After the containers are sorted out: an env restart or data reset cut short is finished (in the background).
+    await this.changes.resume();
     let resumed = 0;
     for (const entry of queued) if (await this.resumeQueued(entry)) resumed += 1;
     await this.queue.resume();

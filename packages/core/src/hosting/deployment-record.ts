@@ -1,4 +1,4 @@
-import type { DeploymentView } from "@reposite/contract";
+import type { AppOperationView, DeploymentView } from "@reposite/contract";
 import type { DeploymentStatus } from "../projects/deployment.js";
 import type { DeployRunRecord, RunStatus } from "./deploy-run.js";
 import type { DeploymentSetup } from "./deployment-setup.js";
@@ -16,6 +16,14 @@ export interface AppContainer {
   port: number;
   /** The memory it was given (the app's limit when it was launched); missing on records from before it was kept. */
   memory_mb?: number;
+}
+
+/** A change of the app's container outside a deploy (`AppChanges`), as the deployment keeps it; `last_operation` shows it. */
+export interface AppOperationRecord extends AppOperationView {
+  /** Tells this change from a later one of the same app (a second env change supersedes the first). */
+  id: string;
+  /** The container serving when it began: a restarted server sees from it whether traffic had switched already. */
+  replaces: string | null;
 }
 
 /**
@@ -46,6 +54,8 @@ export interface DeploymentRecord {
   override?: { dockerfile: string; run_id: string; saved_at: string } | null;
   /** Why the service stopped the app (its disk went over the limit), shown by the read; null when the owner stopped it or it runs. */
   stopped_reason?: string | null;
+  /** The last env restart or data reset; one `under_way` is finished by the next server start. */
+  operation?: AppOperationRecord | null;
   created_at: string;
   updated_at: string;
 }
@@ -82,5 +92,10 @@ export function toDeploymentView(slug: string | null, record: DeploymentRecord, 
     env_keys: Object.keys(record.env).sort(),
     override: Boolean(record.override),
     stopped_reason: record.stopped_reason ?? null,
+    last_operation: record.operation ? toOperationView(record.operation) : null,
   };
+}
+
+function toOperationView({ kind, status, started_at, finished_at, reason, diagnosis }: AppOperationRecord): AppOperationView {
+  return { kind, status, started_at, finished_at, reason, diagnosis };
 }

@@ -1,7 +1,7 @@
 import type { DeployStarted } from "@reposite/contract";
 import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
-import { conflict, notFound, RepositeError, unprocessable } from "../errors.js";
+import { conflict, notFound, unprocessable } from "../errors.js";
 import { JobsService } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
@@ -14,6 +14,7 @@ import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { AppAccess, type ProjectWithApp } from "./app-access.js";
+import { AppChanges } from "./app-changes.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { AppRecovery, type RecoveryReport } from "./app-recovery.js";
@@ -58,6 +59,7 @@ export class HostingService {
     @inject(DeployPipeline) private readonly pipeline: DeployPipeline,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppRecovery) private readonly recovery: AppRecovery,
+    @inject(AppChanges) private readonly changes: AppChanges,
     @inject(SecretBox) private readonly secrets: SecretBox,
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(AppAccess) private readonly access: AppAccess,
@@ -136,9 +138,10 @@ export class HostingService {
 
   /**
    * `PUT …/deployment/env`: sets the names sent (`null` removes one), keeps the rest; values are
-   * sealed before they are stored. A running app is restarted with them at once (a new container,
-   * health-checked, then traffic switches); when it does not come up the values stay saved, the
-   * previous container keeps serving, and the answer is `502 app_unhealthy`.
+   * sealed before they are stored. It answers at once; a running app is then restarted with them
+   * in the background (a new container, health-checked, then traffic switches), which the
+   * deployment read shows as `last_operation` (`env_restart`, `under_way`, then `done` or `failed`
+   * with a reason and a diagnosis: the values stay saved and the previous container keeps serving).
    */
   async setEnv(ownerId: string, siteId: string, input: unknown): Promise<EnvView> {
     this.availability.runtime();
@@ -162,16 +165,8 @@ export class HostingService {
       return { ...project, deployment: { ...project.deployment, env: next, updated_at: this.now() } };
     });
     if (!updated?.deployment) throw notFound("Project not found.");
-    if (updated.deployment.status === "running" && updated.deployment.container) {
-      try {
-        await this.replaceContainer(siteId);
-      } catch (error) {
-        if (RepositeError.isInstance(error) && error.code === "app_unhealthy") {
-          throw new RepositeError(502, `The env was saved, but the app did not come up with it: ${error.message} The previous container keeps serving.`, "app_unhealthy", error.details);
-        }
-        throw error;
-      }
-    }
+    // Its health check may take a minute: longer than a client waits for an answer.
+    if (updated.deployment.status === "running" && updated.deployment.container) await this.changes.begin(siteId, "env_restart");
     return maskedEnv(Object.keys(updated.deployment.env));
   }
 

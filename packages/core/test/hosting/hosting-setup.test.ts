@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BARE_BASE_IMAGES, MASKED_VALUE, ProjectStore, STORAGE, type RecordStorage } from "../../src/index.js";
 import { get, startHostingHarness, type HostingHarness } from "./hosting-harness.js";
+import { AppChanges } from "../../src/hosting/app-changes.js";
 
 describe("deployment setup", () => {
   let h: HostingHarness;
@@ -33,6 +34,7 @@ describe("deployment setup", () => {
         env_keys: [],
         override: false,
         stopped_reason: null,
+        last_operation: null,
       },
     });
     // The first setup gave the project an address derived from its name.
@@ -75,6 +77,12 @@ describe("deployment setup", () => {
     [{ volume_path: "/proc/x" }, "volume_path", /\/proc, \/sys or \/dev/],
     [{ volume_path: "/data/../etc" }, "volume_path", /\. or \.\. segments/],
     [{ volume_path: "/data:ro" }, "volume_path", /colons/],
+    [{ volume_path: "/etc/hosts" }, "volume_path", /not a system folder .* or a file in one/],
+    [{ volume_path: "/bin" }, "volume_path", /not a system folder/],
+    [{ volume_path: "/usr" }, "volume_path", /not a system folder/],
+    [{ volume_path: "/usr/lib/node_modules" }, "volume_path", /not a system folder/],
+    [{ volume_path: "/var/run/docker.sock" }, "volume_path", /not a system folder/],
+    [{ volume_path: "/etc/" }, "volume_path", /not a system folder/],
     [{ colour: "red" }, "", /colour/],
   ])("refuses %j with 422 invalid_request naming the field", async (input, field, message) => {
     const site = await h.project(owner);
@@ -180,11 +188,32 @@ describe("deployment env", () => {
     expect(await h.reposite.hosting.env(owner, site)).toEqual({ env: {} });
   });
 
-  it("restarts a running app with the new values at once", async () => {
+  it.each(["__proto__", "constructor", "prototype"])("refuses the env name %s with 422 naming it (never dropped without a word)", async (name) => {
+    const site = await h.project(owner);
+    await h.reposite.hosting.setup(owner, site, {});
+    // As JSON.parse makes it from a request body: an own property, even for __proto__.
+    const input = JSON.parse(`{"env": {"A": "kept-out", "${name}": "x"}}`);
+    const error = await h.reposite.hosting.setEnv(owner, site, input).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 422, code: "invalid_request", details: { field: `env.${name}` } });
+    expect((error as Error).message).toContain(`${name} cannot be an env name`);
+    expect(await h.reposite.hosting.env(owner, site)).toEqual({ env: {} });
+  });
+
+  it("keeps volume paths of the app's own, also inside system-looking trees", async () => {
+    const site = await h.project(owner);
+    for (const path of ["/data", "/var/lib/app", "/usr/src/app/uploads", "/home/node/data", "/srv/files"]) {
+      expect((await h.reposite.hosting.setup(owner, site, { volume_path: path })).deployment.volume_path).toBe(path);
+    }
+  });
+
+  it("answers at once, then restarts a running app with the new values (last_operation env_restart, under_way then done)", async () => {
     const site = await h.project(owner);
     await h.deploy(owner, site);
     const before = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
     await h.reposite.hosting.setEnv(owner, site, { env: { GREETING: "hello-there" } });
+    expect((await h.reposite.hosting.read(owner, site)).last_operation).toMatchObject({ kind: "env_restart", status: "under_way", finished_at: null });
+    await h.reposite.container.resolve(AppChanges).settled();
+    expect((await h.reposite.hosting.read(owner, site)).last_operation).toMatchObject({ kind: "env_restart", status: "done", finished_at: expect.any(String), reason: null });
     const after = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
     expect(after.id).not.toBe(before.id);
     // The memory runtime's test app answers with the env it was given.
