@@ -22,6 +22,7 @@ import { createAppOnlySites } from "./app-only-sites.js";
 import { AppTargets, type AppConnection, type AppTargetsOptions } from "./app-targets.js";
 import { appPath, appRequestHeaders, isAppUrl, type AppVisitor } from "./request-headers.js";
 import { appResponseHeaders, holdSetCookies } from "./response-headers.js";
+import { tieWebSocketEnds } from "./websocket-pair.js";
 
 export interface AppProxyOptions {
   /** Believe `X-Forwarded-For`/`-Proto` from the proxy in front (REPOSITE_TRUST_PROXY), as the rate limits do. */
@@ -125,9 +126,10 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
   // to the rules too, and an app that cannot be reached gets the 502 page before httpxy ends the socket.
   proxy.on("proxyReqWs", (proxyReq, req, socket) => {
     let answered = false;
-    proxyReq.once("upgrade", (proxyRes) => {
+    proxyReq.once("upgrade", (proxyRes, appSocket) => {
       answered = true;
       holdSetCookies(proxyRes.headers);
+      tieWebSocketEnds(socket, appSocket);
     });
     proxyReq.once("response", (response) => {
       answered = true;

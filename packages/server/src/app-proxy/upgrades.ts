@@ -13,6 +13,9 @@ import type { AppProxy } from "./app-proxy.js";
  */
 export function listenForUpgrades(server: Server, proxy: AppProxy, others: readonly UpgradeTaker[] = []): void {
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // node:http stops listening for this socket's errors here; an unheard 'error' (a peer that resets
+    // while it is checked or answered) would end the process, so each taker's errors close only it.
+    socket.on("error", () => socket.destroy());
     if (proxy.upgrade(req, socket, head)) return;
     if (others.some((take) => take(req, socket, head))) return;
     if (req.headers.upgrade?.toLowerCase() === "websocket") return refuse(socket, "404 Not Found");

@@ -54,8 +54,6 @@ export function terminalSockets(reposite: Reposite): TerminalSockets {
       if (req.headers.upgrade?.toLowerCase() !== "websocket") return false;
       const match = TERMINAL_PATH.exec(new URL(req.url ?? "/", "http://x").pathname);
       if (!match) return false;
-      // A client gone while the checks run must not take the process with it (an unheard 'error' throws).
-      socket.on("error", () => undefined);
       accept(req, socket, head, decodeSegment(match[1]!)).catch((error: unknown) => refuse(socket, error));
       return true;
     },
@@ -71,6 +69,9 @@ async function connect(ws: WebSocket, open: () => Promise<TerminalSession>): Pro
   const waiting: RawData[] = [];
   let session: TerminalSession | null = null;
   let closed = false;
+  // A frame `ws` cannot accept (reserved opcode, over the size limit, unmasked, bad UTF-8) makes it
+  // close this socket with the matching code and emit 'error': heard here, so that peer alone goes.
+  ws.on("error", () => undefined);
   const handle = (data: RawData, isBinary: boolean) => {
     const message = isBinary ? null : parseTerminalMessage(data.toString());
     if (!message) return ws.close(1007, "Send JSON text: {type:'input',data} or {type:'resize',cols,rows}.");
