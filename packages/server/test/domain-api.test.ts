@@ -110,6 +110,60 @@ describe.skipIf(!dnsmasqAvailable())("custom domain over HTTP", () => {
     expect((await proof("www.rocket-launch.com")).status).not.toBe(200);
   });
 
+  it("a claim never verified blocks nobody: the real owner connects and verifies; the squatter's claim is dropped (taken_at) and a verified domain stays one project's (409 domain_taken)", async () => {
+    const squat = (await (await call("/app/sites", json({ repohost_url: "github.com/acme/rocket-cli", name: "Squat" }, otherToken))).json()).id;
+    const claimed = await call(`/app/sites/${squat}/domain`, json({ domain: "www.launchpad.dev" }, otherToken, "PUT"));
+    expect(claimed.status).toBe(200);
+    expect(await claimed.json()).toMatchObject({ domain: "www.launchpad.dev", verified: false });
+
+    // The real owner connects it anyway (today's 409 domain_taken is gone) and points DNS at their project.
+    const real = (await (await call("/app/sites", json({ repohost_url: "github.com/acme/rocket-cli", name: "Launchpad" }, token))).json()).id;
+    const put = await call(`/app/sites/${real}/domain`, json({ domain: "www.launchpad.dev" }, token, "PUT"));
+    expect(put.status).toBe(200);
+    const { records } = (await put.json()) as { records: { type: string; value: string }[] };
+    expect(records).toEqual([expect.objectContaining({ type: "CNAME", value: "launchpad.sites.test" })]);
+    await dns.setRecords({ cname: { "www.launchpad.dev": "launchpad.sites.test" }, a: { "launchpad.sites.test": ["127.0.0.1"] } });
+
+    // The squatter cannot verify a name that points at someone else's project.
+    const squatCheck = await (await call(`/app/sites/${squat}/domain/verify`, bearer(otherToken, "POST"))).json();
+    expect(squatCheck).toMatchObject({ verified: false, dns: { found: false } });
+    const verify = await call(`/app/sites/${real}/domain/verify`, bearer(token, "POST"));
+    expect(verify.status).toBe(200);
+    expect(await verify.json()).toMatchObject({ domain: "www.launchpad.dev", verified: true, dns: { found: true } });
+    expect(server.reposite.domainTable.resolve("www.launchpad.dev")).toBe("launchpad");
+    expect(await (await call(`/app/sites/${real}/domain`, bearer(token))).json()).toMatchObject({ verified: true, live: true });
+
+    // The squatter's side says what happened, and the name stays the owner's.
+    const dropped = await (await call(`/app/sites/${squat}/domain`, bearer(otherToken))).json();
+    expect(dropped).toMatchObject({
+      domain: "www.launchpad.dev",
+      verified: false,
+      taken_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      live: false,
+      live_reason: expect.stringContaining("verified by another project first"),
+    });
+    for (const [path, init] of [
+      ["/verify", bearer(otherToken, "POST")],
+      ["", json({ domain: "WWW.launchpad.dev" }, otherToken, "PUT")],
+    ] as const) {
+      const refused = await call(`/app/sites/${squat}/domain${path}`, init);
+      expect(refused.status, path).toBe(409);
+      expect(await refused.json()).toMatchObject({ code: "domain_taken", field: "domain" });
+    }
+    const stranger = (await (await call("/app/sites", json({ repohost_url: "github.com/acme/rocket-cli", name: "Stranger" }, otherToken))).json()).id;
+    const late = await call(`/app/sites/${stranger}/domain`, json({ domain: "www.launchpad.dev" }, otherToken, "PUT"));
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: "domain_taken", field: "domain" });
+    expect(server.reposite.domainTable.resolve("www.launchpad.dev")).toBe("launchpad");
+    expect((await proof("www.launchpad.dev")).status).toBe(200);
+
+    // Removing the dropped claim is free and leaves the owner's domain alone.
+    expect((await call(`/app/sites/${squat}/domain`, bearer(otherToken, "DELETE"))).status).toBe(204);
+    expect(server.reposite.domainTable.resolve("www.launchpad.dev")).toBe("launchpad");
+    expect((await proof("www.launchpad.dev")).status).toBe(200);
+    await dns.setRecords({});
+  });
+
   it("bad input is 422 naming the field; another account gets 404; verify before PUT is 409 no_domain", async () => {
     const own = (await (await call("/app/sites", json({ repohost_url: "github.com/acme/rocket-cli", name: "Checks" }, token))).json()).id;
     for (const [body, code] of [

@@ -26,7 +26,7 @@ export const domainVerify = defineOperation({
   auth: "token",
   params: siteParamsSchema,
   answers: { 200: { description: "The domain and what DNS says (`dns.message`)", schema: domainVerifySchema } },
-  errors: ["no_domain", "payment_required", "quota_reached"],
+  errors: ["no_domain", "payment_required", "quota_reached", "domain_taken"],
 });
 
 export const domainGet = defineOperation({

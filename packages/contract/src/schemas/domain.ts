@@ -36,6 +36,12 @@ export const domainSchema = z
     records: z.array(dnsRecordSchema).describe("The DNS records to add"),
     verified: z.boolean().describe("DNS was found pointing here: the domain serves the project and gets its certificate"),
     verified_at: z.string().nullable(),
+    taken_at: z
+      .string()
+      .optional()
+      .describe(
+        "Only when another project verified this domain first: when this project's unverified claim was dropped. The domain does not serve this project; connect another, or this one again once it is free",
+      ),
   })
   .meta({ id: "Domain" });
 export type DomainView = z.output<typeof domainSchema>;

@@ -13,18 +13,29 @@ export interface DomainRecord {
   token: string;
   verified: boolean;
   verified_at: string | null;
+  /**
+   * Set when another project verified the domain first: this project's claim was dropped then (it
+   * never serves here). Absent on claims that stand.
+   */
+  taken_at?: string;
   created_at: string;
   updated_at: string;
 }
 
 const PREFIX = "domains";
 const recordKey = (siteId: string) => `${PREFIX}:${siteId}`;
-/** Which project holds a name; keyed by hash, as keys never carry dots. */
-const nameKey = (domain: string) => `domain-names:${createHash("sha256").update(domain).digest("hex")}`;
-/** Held while a name changes hands, so two projects never both claim it. */
+const nameHash = (domain: string) => createHash("sha256").update(domain).digest("hex");
+/** Which project verified a name (it serves there); keyed by hash, as keys never carry dots. */
+const nameKey = (domain: string) => `domain-names:${nameHash(domain)}`;
+/** The projects that connected a name and have not verified it yet. */
+const claimsKey = (domain: string) => `domain-claims:${nameHash(domain)}`;
+/** Held while a name changes hands, so two projects never both verify it. */
 export const domainNameLock = (domain: string) => nameKey(domain);
 
-/** Where custom domains live: one record per project, and who holds each name. */
+/**
+ * Where custom domains live: one record per project, which project holds each name (the one that
+ * verified it), and which others claim it meanwhile. Many may claim a name; one holds it.
+ */
 @injectable()
 export class DomainStore {
   constructor(
@@ -44,23 +55,45 @@ export class DomainStore {
   }
 
   /**
-   * Gives `domain` to the project unless another project holds it; `isStale` says whether a holder
-   * no longer does (its project or record is gone). Answers whether the project holds it now.
+   * Lists the project among those claiming `domain`, unless another project holds it (`holds` says
+   * whether a holder still does: its project and verified record are there). Answers whether the
+   * claim was listed.
    */
-  claim(domain: string, siteId: string, isStale: (holder: string) => Promise<boolean>): Promise<boolean> {
+  addClaim(domain: string, siteId: string, holds: (holder: string) => Promise<boolean>): Promise<boolean> {
     return this.locks.withLock(domainNameLock(domain), async () => {
-      const holder = await this.storage.getItem<string>(nameKey(domain));
-      if (holder && holder !== siteId && !(await isStale(holder))) return false;
-      if (holder !== siteId) await this.storage.setItem(nameKey(domain), siteId);
+      if (await this.heldByAnother(domain, siteId, holds)) return false;
+      const claims = (await this.storage.getItem<string[]>(claimsKey(domain))) ?? [];
+      if (!claims.includes(siteId)) await this.storage.setItem(claimsKey(domain), [...claims, siteId]);
       return true;
     });
   }
 
-  /** Lets go of a name, if this project holds it. */
+  /**
+   * The project verified `domain`: it holds it from now on, unless another holds it already (then
+   * null). Answers the other projects that claimed it, whose claims are dropped.
+   */
+  take(domain: string, siteId: string, holds: (holder: string) => Promise<boolean>): Promise<string[] | null> {
+    return this.locks.withLock(domainNameLock(domain), async () => {
+      if (await this.heldByAnother(domain, siteId, holds)) return null;
+      await this.storage.setItem(nameKey(domain), siteId);
+      const claims = (await this.storage.getItem<string[]>(claimsKey(domain))) ?? [];
+      await this.storage.removeItem(claimsKey(domain));
+      return claims.filter((claimant) => claimant !== siteId);
+    });
+  }
+
+  /** Lets go of a name: the project's claim, and the name itself if this project holds it. */
   release(domain: string, siteId: string): Promise<void> {
     return this.locks.withLock(domainNameLock(domain), async () => {
       if ((await this.storage.getItem<string>(nameKey(domain))) === siteId) await this.storage.removeItem(nameKey(domain));
+      const claims = (await this.storage.getItem<string[]>(claimsKey(domain))) ?? [];
+      if (claims.includes(siteId)) await this.storage.setItem(claimsKey(domain), claims.filter((claimant) => claimant !== siteId));
     });
+  }
+
+  private async heldByAnother(domain: string, siteId: string, holds: (holder: string) => Promise<boolean>): Promise<boolean> {
+    const holder = await this.storage.getItem<string>(nameKey(domain));
+    return Boolean(holder && holder !== siteId && (await holds(holder)));
   }
 
   save(record: DomainRecord): Promise<void> {

@@ -23,11 +23,15 @@ export class DomainTable {
   private readonly bySite = new Map<string, DomainEntry>();
   private readonly listeners = new Set<(change: { before: DomainEntry | null; after: DomainEntry | null }) => void>();
 
-  /** Puts a project's domain in the table (replacing the project's previous one, if any). */
+  /**
+   * Puts a project's domain in the table (replacing the project's previous one, if any). Several
+   * projects may claim one name unverified; by name the table answers the verified one, if any.
+   */
   set(entry: DomainEntry): void {
     const before = this.bySite.get(entry.siteId) ?? null;
-    if (before && before.domain !== entry.domain) this.byDomain.delete(before.domain);
-    this.byDomain.set(entry.domain, entry);
+    if (before && before.domain !== entry.domain) this.forgetName(before);
+    const named = this.byDomain.get(entry.domain);
+    if (entry.verified || !named?.verified || named.siteId === entry.siteId) this.byDomain.set(entry.domain, entry);
     this.bySite.set(entry.siteId, entry);
     this.emit(before, entry);
   }
@@ -37,8 +41,13 @@ export class DomainTable {
     const before = this.bySite.get(siteId);
     if (!before) return;
     this.bySite.delete(siteId);
-    this.byDomain.delete(before.domain);
+    this.forgetName(before);
     this.emit(before, null);
+  }
+
+  /** The name no longer answers for this project (another project's entry under it stays). */
+  private forgetName(entry: DomainEntry): void {
+    if (this.byDomain.get(entry.domain)?.siteId === entry.siteId) this.byDomain.delete(entry.domain);
   }
 
   /** The slug a verified custom domain serves, or undefined (the host router's `HostResolver`). */

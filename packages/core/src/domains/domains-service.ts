@@ -40,8 +40,10 @@ const NO_DOMAIN: DomainReadView = {
 };
 
 /**
- * Custom domains: a project's own domain (one per project, one project per domain), the DNS
- * records it needs, checking them, and whether the domain is live. Keeps `DomainTable` (what host
+ * Custom domains: a project's own domain (one per project, one project per verified domain), the
+ * DNS records it needs, checking them, and whether the domain is live. Connecting only claims a
+ * name: any number of projects may claim it unverified, the first to verify it holds it, and the
+ * others' claims are dropped then (`taken_at`), so a claim never verified blocks nobody. Keeps `DomainTable` (what host
  * routing and TLS ask) in step with storage: loaded once at start (`load`), changed with every
  * write, and following the project (a new slug moves the domain along; a deleted project lets it go).
  *
@@ -98,7 +100,8 @@ export class DomainsService {
    * `PUT …/domain`: connects `domain` to the project (replacing its previous one) and answers the
    * records to add. The same domain again keeps its token and verification. `422 invalid_request`,
    * `invalid_domain` or `reserved_domain` (field `domain`); `409 bare_domain_unavailable` for a bare
-   * domain on a server without a public address; `402`/`409 quota_reached`; `409 domain_taken`.
+   * domain on a server without a public address; `402`/`409 quota_reached`; `409 domain_taken` when
+   * another project verified it (a claim dropped that way is made again once the name is free).
    */
   async set(ownerId: string, siteId: string, input: unknown): Promise<DomainView> {
     await this.load();
@@ -116,23 +119,24 @@ export class DomainsService {
     const slug = await this.publishing.ensureSlug(ownerId, siteId);
     return this.locks.withLock(siteDomainLock(siteId), async () => {
       const existing = await this.store.ofSite(siteId);
-      if (existing?.domain === name.ascii) return this.view(existing, slug);
-      if (!(await this.store.claim(name.ascii, siteId, (holder) => this.isStaleHolder(name.ascii, holder)))) {
-        throw conflict(`${name.unicode} is connected to another project; a domain serves one project.`, "domain_taken", { field: "domain" });
+      if (existing?.domain === name.ascii && !existing.taken_at) return this.view(existing, slug);
+      if (!(await this.store.addClaim(name.ascii, siteId, (holder) => this.holdsVerified(name.ascii, holder)))) {
+        throw conflict(`${name.unicode} is verified by another project; a domain serves one project.`, "domain_taken", { field: "domain" });
       }
       const now = formatTimestamp(this.clock.now());
       const record: DomainRecord = {
         site_id: siteId,
         owner_id: ownerId,
         domain: name.ascii,
-        token: this.ids.newId("dom"),
+        // A dropped claim made again keeps its records.
+        token: existing?.domain === name.ascii ? existing.token : this.ids.newId("dom"),
         verified: false,
         verified_at: null,
         created_at: now,
         updated_at: now,
       };
       await this.store.save(record);
-      if (existing) await this.forget(existing);
+      if (existing && existing.domain !== name.ascii) await this.forget(existing);
       this.remember(record, slug);
       return this.view(record, slug);
     });
@@ -141,7 +145,8 @@ export class DomainsService {
   /**
    * `POST …/domain/verify`: looks the records up now. Once they are found the domain is verified
    * (it serves the project and TLS may issue its certificate) and stays so until it is removed or
-   * replaced. `409 no_domain` before `PUT`; `402`/`409 quota_reached`.
+   * replaced; other projects' claims of it are dropped. `409 no_domain` before `PUT`;
+   * `402`/`409 quota_reached`; `409 domain_taken` when another project verified it first.
    */
   async verify(ownerId: string, siteId: string): Promise<DomainVerifyView> {
     await this.load();
@@ -149,19 +154,28 @@ export class DomainsService {
     const record = await this.store.ofSite(siteId);
     if (!record) throw conflict("The project has no custom domain: PUT /app/sites/{site_id}/domain first.", "no_domain");
     await this.assertMayUse(ownerId, siteId);
+    if (record.taken_at) throw takenError(record);
     const slug = await this.publishing.ensureSlug(ownerId, siteId);
     const dns = await checkDns(this.resolver, describeDomain(record.domain), record.token, this.targets(slug));
     if (!dns.found || record.verified) return { ...this.view(record, slug), dns };
+    let dropped: string[] = [];
     const verified = await this.locks.withLock(siteDomainLock(siteId), async () => {
       const current = await this.store.ofSite(siteId);
       // Replaced or removed while DNS was asked: what was checked is no longer the project's domain.
       if (current?.domain !== record.domain || current.token !== record.token) return current;
       const now = formatTimestamp(this.clock.now());
+      const others = await this.store.take(current.domain, siteId, (holder) => this.holdsVerified(current.domain, holder));
+      // Another project verified it while DNS was asked.
+      if (!others) return this.dropClaim(current, now);
+      dropped = others;
       const changed: DomainRecord = { ...current, verified: true, verified_at: current.verified_at ?? now, updated_at: now };
       await this.store.save(changed);
       this.remember(changed, slug);
       return changed;
     });
+    // After this project's lock: each other claim is dropped under its own project's lock.
+    for (const other of dropped) await this.dropClaimOf(other, record.domain);
+    if (verified?.taken_at) throw takenError(verified);
     return { ...(verified ? this.view(verified, slug) : { ...NO_DOMAIN }), dns };
   }
 
@@ -172,6 +186,7 @@ export class DomainsService {
     const record = await this.store.ofSite(siteId);
     if (!record || !project.slug) return { ...NO_DOMAIN };
     const view = this.view(record, project.slug);
+    if (record.taken_at) return { ...view, live: false, live_url: null, live_reason: takenMessage(record) };
     if (!record.verified) {
       return { ...view, live: false, live_url: null, live_reason: "DNS is not verified yet: add the records, then POST /app/sites/{site_id}/domain/verify." };
     }
@@ -214,7 +229,7 @@ export class DomainsService {
         await this.locks.withLock(siteDomainLock(record.site_id), () => this.drop(record));
         continue;
       }
-      if (project.slug) this.remember(record, project.slug);
+      if (project.slug && !record.taken_at) this.remember(record, project.slug);
     }
   }
 
@@ -234,10 +249,27 @@ export class DomainsService {
     });
   }
 
-  private async isStaleHolder(domain: string, holder: string): Promise<boolean> {
+  /** Whether `holder` still holds `domain`: its project is there with the domain verified. */
+  private async holdsVerified(domain: string, holder: string): Promise<boolean> {
     const record = await this.store.ofSite(holder);
-    if (record?.domain !== domain) return true;
-    return (await this.projectStore.get(holder)) === null;
+    if (record?.domain !== domain || !record.verified) return false;
+    return (await this.projectStore.get(holder)) !== null;
+  }
+
+  /** Under the project's lock: its claim is dropped, as another project verified the domain first. */
+  private async dropClaim(record: DomainRecord, now: string): Promise<DomainRecord> {
+    const dropped: DomainRecord = { ...record, verified: false, verified_at: null, taken_at: now, updated_at: now };
+    await this.store.save(dropped);
+    if (this.table.ofSite(record.site_id)?.domain === record.domain) this.table.deleteSite(record.site_id);
+    return dropped;
+  }
+
+  /** Drops another project's unverified claim of `domain`, unless it changed meanwhile. */
+  private async dropClaimOf(siteId: string, domain: string): Promise<void> {
+    await this.locks.withLock(siteDomainLock(siteId), async () => {
+      const record = await this.store.ofSite(siteId);
+      if (record?.domain === domain && !record.verified && !record.taken_at) await this.dropClaim(record, formatTimestamp(this.clock.now()));
+    });
   }
 
   private async assertMayUse(ownerId: string, siteId: string): Promise<void> {
@@ -253,7 +285,8 @@ export class DomainsService {
   }
 
   private remember(record: DomainRecord, slug: string): void {
-    this.tokens.set(record.domain, record.token);
+    // Only the verified project's token proves the name (other projects may claim it meanwhile).
+    if (record.verified) this.tokens.set(record.domain, record.token);
     this.table.set({ domain: record.domain, siteId: record.site_id, slug, verified: record.verified });
     this.liveCheck.forget(record.domain);
   }
@@ -261,8 +294,10 @@ export class DomainsService {
   /** Lets go of a domain the project no longer has (its record is replaced already). */
   private async forget(record: DomainRecord): Promise<void> {
     await this.store.release(record.domain, record.site_id);
-    this.tokens.delete(record.domain);
-    this.liveCheck.forget(record.domain);
+    if (record.verified) {
+      this.tokens.delete(record.domain);
+      this.liveCheck.forget(record.domain);
+    }
   }
 
   /** Removes the project's domain: record, name, table entry. */
@@ -285,6 +320,13 @@ export class DomainsService {
       records: recordsFor(name, record.token, this.targets(slug)),
       verified: record.verified,
       verified_at: record.verified_at,
+      ...(record.taken_at ? { taken_at: record.taken_at } : {}),
     };
   }
 }
+
+const takenMessage = (record: DomainRecord) =>
+  `${describeDomain(record.domain).unicode} was verified by another project first (${record.taken_at}), so this project's claim was dropped: it does not serve here. ` +
+  "Connect another domain (PUT …/domain), or remove this one.";
+
+const takenError = (record: DomainRecord) => conflict(takenMessage(record), "domain_taken", { field: "domain", taken_at: record.taken_at });

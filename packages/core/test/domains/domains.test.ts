@@ -143,18 +143,32 @@ describe.skipIf(!dnsmasqAvailable())("custom domains against a real DNS server o
     expect(check.dns.message).toContain("remove the A/AAAA records of split-apex.com that point to 2001:db8::99");
   });
 
-  it("one project per domain (409 domain_taken); the same domain again keeps its token; another replaces it and frees the first", async () => {
+  it("one project per verified domain (409 domain_taken); an unverified claim blocks nobody; the same domain again keeps its token; another replaces it and frees the first", async () => {
     const site = await h.project(owner, "web", "Holder");
     const other = await h.account("eve@example.com");
     const theirs = await h.project(other, "web", "Taker");
     const first = await h.reposite.domains.set(owner, site, { domain: "shared.example.com" });
     expect(await h.reposite.domains.set(owner, site, { domain: "shared.example.com." })).toEqual(first);
+    // Not verified: another account may claim it too; the table still names the first claim's project.
+    await expect(h.reposite.domains.set(other, theirs, { domain: "Shared.Example.com" })).resolves.toMatchObject({ domain: "shared.example.com", verified: false });
+    expect(h.reposite.domainTable.ofSite(site)?.domain).toBe("shared.example.com");
+
+    await dns.setRecords({ cname: { "shared.example.com": `${await slugOf(site)}.sites.example` } });
+    await expect(h.reposite.domains.verify(owner, site)).resolves.toMatchObject({ verified: true });
+    expect(h.reposite.domainTable.resolve("shared.example.com")).toBe(await slugOf(site));
+    // The other claim was dropped, with its state; connecting it again is refused while the holder keeps it.
+    const dropped = await h.reposite.domains.get(other, theirs);
+    expect(dropped).toMatchObject({ domain: "shared.example.com", verified: false, taken_at: expect.any(String), live: false, live_reason: expect.stringContaining("verified by another project first") });
+    expect(h.reposite.domainTable.ofSite(theirs)).toBeUndefined();
+    expect(await refusal(h.reposite.domains.verify(other, theirs))).toMatchObject({ status: 409, code: "domain_taken" });
     expect(await refusal(h.reposite.domains.set(other, theirs, { domain: "Shared.Example.com" }))).toMatchObject({ status: 409, code: "domain_taken", details: { field: "domain" } });
 
     await h.reposite.domains.set(owner, site, { domain: "moved.example.com" });
     expect(h.reposite.domainTable.get("shared.example.com")).toBeUndefined();
     expect(h.reposite.domainTable.ofSite(site)?.domain).toBe("moved.example.com");
-    await expect(h.reposite.domains.set(other, theirs, { domain: "shared.example.com" })).resolves.toMatchObject({ domain: "shared.example.com" });
+    const again = await h.reposite.domains.set(other, theirs, { domain: "shared.example.com" });
+    expect(again).toMatchObject({ domain: "shared.example.com", verified: false });
+    expect(again).not.toHaveProperty("taken_at");
   });
 
   it("internationalised names are kept in punycode and answered in both forms", async () => {
