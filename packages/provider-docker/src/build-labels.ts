@@ -21,8 +21,13 @@ export interface LabelledContext {
  * The context with one `LABEL` line appended to `dockerfile`; null when the labels cannot be
  * written as one line (a line break in a key or value), so the caller gives them as the option.
  */
-export function withLabelInstruction(context: Readable, dockerfile: string, labels: Record<string, string>): LabelledContext | null {
-  if (Object.entries(labels).some(([key, value]) => /[\r\n]/.test(key + value))) return null;
+export function withLabelInstruction(
+  context: Readable,
+  dockerfile: string,
+  labels: Record<string, string>,
+  stageLabels: Record<string, string> = {},
+): LabelledContext | null {
+  if (Object.entries({ ...labels, ...stageLabels }).some(([key, value]) => /[\r\n]/.test(key + value))) return null;
   const target = normalize(dockerfile);
   const reader = extract();
   const packer = pack();
@@ -35,7 +40,7 @@ export function withLabelInstruction(context: Readable, dockerfile: string, labe
     const chunks: Buffer[] = [];
     stream.on("data", (chunk) => chunks.push(chunk as Buffer));
     stream.on("end", () => {
-      const content = Buffer.from(appendLabels(Buffer.concat(chunks).toString("utf8"), labels));
+      const content = Buffer.from(appendLabels(labelEveryStage(Buffer.concat(chunks).toString("utf8"), stageLabels), labels));
       done = true;
       packer.entry({ ...header, size: content.length }, content, (error) => next(error ?? undefined));
     });
@@ -46,17 +51,46 @@ export function withLabelInstruction(context: Readable, dockerfile: string, labe
 }
 
 /**
+ * `text` with a `LABEL` line of `labels` right after each `FROM` instruction, so every image the
+ * classic builder commits (each step of each stage, the cache) and every container it runs for a
+ * step carries them: what a build leaves behind is found by its labels. Keep `labels` the same
+ * from build to build (no run id): a changed line misses the cache for every step after it.
+ */
+export function labelEveryStage(text: string, labels: Record<string, string>): string {
+  if (Object.keys(labels).length === 0) return text;
+  const escape = escapeCharacter(text);
+  const line = labelLine(labels, escape);
+  const continues = new RegExp(`${escapeForRegExp(escape)}[ \\t]*$`);
+  const lines = text.split(/\r?\n/);
+  const out: string[] = [];
+  let inInstruction = false;
+  let inFrom = false;
+  for (const current of lines) {
+    out.push(current);
+    const trimmed = current.trim();
+    // Comment and blank lines inside a continued instruction do not end it.
+    if (inInstruction && (trimmed === "" || trimmed.startsWith("#"))) continue;
+    if (!inInstruction) {
+      if (trimmed === "" || trimmed.startsWith("#")) continue;
+      inFrom = /^FROM\s/i.test(trimmed);
+    }
+    inInstruction = continues.test(current);
+    if (!inInstruction && inFrom) {
+      out.push(line);
+      inFrom = false;
+    }
+  }
+  return out.join("\n");
+}
+
+/**
  * `text` with `LABEL "key"="value" …` as its last line. Values are double-quoted with `$`, `"` and
  * the escape character escaped, so nothing is expanded. A last instruction left open by a line
  * continuation (which the end of the file closes) is closed first, so the line stays on its own.
  */
 export function appendLabels(text: string, labels: Record<string, string>): string {
   const escape = escapeCharacter(text);
-  const quote = (value: string) => `"${value.replace(new RegExp(`[${escapeForClass(escape)}"$]`, "g"), (ch) => `${escape}${ch}`)}"`;
-  const line = `LABEL ${Object.entries(labels)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, value]) => `${quote(key)}=${quote(value)}`)
-    .join(" ")}`;
+  const line = labelLine(labels, escape);
   const lines = text.split(/\r?\n/);
   for (let i = lines.length - 1; i >= 0; i--) {
     const trimmed = lines[i]!.trim();
@@ -67,6 +101,15 @@ export function appendLabels(text: string, labels: Record<string, string>): stri
   }
   while (lines.length > 0 && lines.at(-1) === "") lines.pop();
   return `${[...lines, line].join("\n")}\n`;
+}
+
+/** `LABEL "key"="value" …`, keys sorted, values double-quoted with `$`, `"` and the escape character escaped. */
+function labelLine(labels: Record<string, string>, escape: string): string {
+  const quote = (value: string) => `"${value.replace(new RegExp(`[${escapeForClass(escape)}"$]`, "g"), (ch) => `${escape}${ch}`)}"`;
+  return `LABEL ${Object.entries(labels)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${quote(key)}=${quote(value)}`)
+    .join(" ")}`;
 }
 
 /** The Dockerfile's escape character: `\`, or the one its `# escape=` parser directive names. */

@@ -1,9 +1,10 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { BuildFailure, type BuildRequest, type BuiltImage } from "@reposite/core";
+import { BuildFailure, LABEL_RUN, type BuildRequest, type BuiltImage } from "@reposite/core";
 import type Docker from "dockerode";
 import { pack } from "tar-stream";
 import { appendLabels, withLabelInstruction } from "./build-labels.js";
+import { BuildLeftovers } from "./build-leftovers.js";
 import { BuildLogLines } from "./build-log-lines.js";
 
 /** One JSON message of the Engine's `/build` stream. */
@@ -28,8 +29,10 @@ const OOM_EXIT_CODE = 137;
  * that outgrows the limit is killed (exit code 137) instead of thrashing the server. On timeout
  * or abort the request is torn down: the Engine sees the client leave, kills the running step's
  * container and removes it. The labels go as one `LABEL` line at the end of the Dockerfile (one
- * step instead of one per label); when the Dockerfile is not a file of the context (a link), a
- * second build from the image adds them.
+ * step instead of one per label), and all but the run's after each `FROM`, so every image and
+ * container the build makes is the app's; when the Dockerfile is not a file of the context (a
+ * link), a second build from the image adds them. Whatever the build made but the image it
+ * answers stands on is removed when it ends, failed and stopped builds included (build-leftovers.ts).
  */
 export async function buildImage(docker: Docker, request: BuildRequest): Promise<BuiltImage> {
   const source = toNodeStream(request.context);
@@ -37,8 +40,29 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
     source.destroy();
     throw new BuildFailure("The build was cancelled.", "cancelled");
   }
+  // Every stage is labelled too, without the run (which would miss the cache at each build).
+  const stageLabels = Object.fromEntries(Object.entries(request.labels).filter(([key]) => key !== LABEL_RUN));
+  const leftovers = Object.keys(stageLabels).length > 0 ? new BuildLeftovers(docker, stageLabels) : null;
+  let built: BuiltImage;
+  try {
+    built = await build(docker, request, source, stageLabels, leftovers);
+  } catch (error) {
+    await leftovers?.removeAfterStop().catch(() => undefined);
+    throw error;
+  }
+  await leftovers?.remove(built.id).catch(() => undefined);
+  return built;
+}
+
+async function build(
+  docker: Docker,
+  request: BuildRequest,
+  source: Readable,
+  stageLabels: Record<string, string>,
+  leftovers: BuildLeftovers | null,
+): Promise<BuiltImage> {
   const hasLabels = Object.keys(request.labels).length > 0;
-  const labelled = hasLabels ? withLabelInstruction(source, request.dockerfile, request.labels) : null;
+  const labelled = hasLabels ? withLabelInstruction(source, request.dockerfile, request.labels, stageLabels) : null;
   const context = labelled?.context ?? source;
   const stop = new AbortController();
   let stopped: "timeout" | "cancelled" | null = null;
@@ -81,7 +105,10 @@ export async function buildImage(docker: Docker, request: BuildRequest): Promise
         output,
         (error: Error | null) => (error ? reject(error) : resolve()),
         (event: BuildEvent) => {
-          if (event.stream) lines.push(event.stream);
+          if (event.stream) {
+            lines.push(event.stream);
+            leftovers?.read(event.stream);
+          }
           else if (event.status && !event.progressDetail?.current) lines.push(`${event.id ? `${event.id}: ` : ""}${event.status}\n`);
           if (event.aux?.ID) imageId = event.aux.ID;
           if (event.error || event.errorDetail) failure = event;

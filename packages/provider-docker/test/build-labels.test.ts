@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { buildLocalBaseImages, docker, dockerForTests } from "@reposite/test-support";
 import { extract, pack } from "tar-stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { appendLabels, withLabelInstruction } from "../src/build-labels.js";
+import { appendLabels, labelEveryStage, withLabelInstruction } from "../src/build-labels.js";
 import { createDockerRuntime } from "../src/index.js";
 
 const engine = await dockerForTests();
@@ -58,6 +58,14 @@ describe("a build's labels as one LABEL line", () => {
     expect(appendLabels("# escape=`\nFROM x\nRUN dir `\n", { k: "$v`" })).toBe('# escape=`\nFROM x\nRUN dir \nLABEL "k"="`$v``"\n');
   });
 
+  it("labels every stage right after its FROM, continued FROM lines and escape directives included, FROM words inside other instructions left alone", () => {
+    expect(labelEveryStage("FROM a AS build\nRUN echo \\\n  FROM not-a-stage\n\nfrom b\nCOPY --from=build /x /x\n", { k: "v" })).toBe(
+      'FROM a AS build\nLABEL "k"="v"\nRUN echo \\\n  FROM not-a-stage\n\nfrom b\nLABEL "k"="v"\nCOPY --from=build /x /x\n',
+    );
+    expect(labelEveryStage("# escape=`\nFROM `\n  # comment\n  a\nRUN x\n", { k: "$v" })).toBe('# escape=`\nFROM `\n  # comment\n  a\nLABEL "k"="`$v"\nRUN x\n');
+    expect(labelEveryStage("FROM a\n", {})).toBe("FROM a\n");
+  });
+
   it("rewrites only the Dockerfile at its path in the context, and says so", async () => {
     const context = tarOf([
       { name: "docker", type: "directory" },
@@ -97,9 +105,28 @@ describe("a build's labels as one LABEL line", () => {
       const base = await buildLocalBaseImages();
       const { lines, imageLabels, labels } = await build("one-step", tarOf([{ name: "Dockerfile", content: `FROM ${base.busybox}\nCMD ["sh"]\n` }]));
       expect(imageLabels).toMatchObject(labels);
-      // FROM, CMD and one LABEL step for all four labels.
-      expect(lines.filter((line) => /^Step \d+\/\d+ : /.test(line))).toHaveLength(3);
-      expect(lines.filter((line) => /^Step \d+\/\d+ : LABEL /.test(line))).toHaveLength(1);
+      // FROM, its stage's LABEL (all but the run, so the cache holds from build to build), CMD, and one LABEL step for all four.
+      expect(lines.filter((line) => /^Step \d+\/\d+ : /.test(line))).toHaveLength(4);
+      const labelSteps = lines.filter((line) => /^Step \d+\/\d+ : LABEL /.test(line));
+      expect(labelSteps).toHaveLength(2);
+      expect(labelSteps[0]).not.toContain("dev.reposite.run");
+      expect(labelSteps[1]).toContain("dev.reposite.run");
+    });
+
+    it("labels every image of every stage, and leaves no image but the answered one and its parents", async () => {
+      const base = await buildLocalBaseImages();
+      const dockerfile = `FROM ${base.busybox} AS build\nRUN echo built > /built\n\nFROM ${base.busybox}\nCOPY --from=build /built /built\nCMD ["sh"]\n`;
+      const before = new Set((await docker(["images", "-aq", "--no-trunc"])).stdout.split("\n").filter(Boolean));
+      await build("stages", tarOf([{ name: "Dockerfile", content: dockerfile }]));
+      const made = (await docker(["images", "-aq", "--no-trunc", "--filter", `label=dev.reposite.site=site_labels`, "--filter", `label=${RUN_LABEL}=${run}`])).stdout
+        .split("\n")
+        .filter((id) => id && !before.has(id));
+      const tagged = JSON.parse((await docker(["image", "inspect", `reposite-test/${run}-stages:1`])).stdout)[0] as { Id: string };
+      const chain = (await docker(["history", "-q", "--no-trunc", tagged.Id])).stdout.split("\n").filter((id) => id && id !== "<missing>");
+      // The build stage's images (its RUN saw whatever the stage had) are gone; the final stage's stay as its cache.
+      expect(new Set(made)).toEqual(new Set(chain.filter((id) => !before.has(id))));
+      const history = (await docker(["history", "--no-trunc", "--format", "{{.CreatedBy}}", tagged.Id])).stdout;
+      expect(history).not.toContain("echo built");
     });
 
     it("labels the image when the Dockerfile is a link inside the context", async () => {
