@@ -12,6 +12,7 @@ import { isIP } from "node:net";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
+import { parseDenyCidrs } from "@reposite/provider-docker";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
 
@@ -40,6 +41,11 @@ export interface ServerSettings {
    * every verified custom domain. Left out: plain HTTP only (Caddy or another proxy in front).
    */
   https?: HttpsSettings;
+  /**
+   * IPv4 ranges hosted apps may not reach (REPOSITE_APP_DENY_CIDRS), besides what the app firewall
+   * always refuses: the host's own addresses, other apps and 169.254.0.0/16 (docs/deploy/app-network.md).
+   */
+  appDenyCidrs?: string[];
 }
 
 /** Where HTTPS listens and where its certificates come from. */
@@ -240,6 +246,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
+    ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
     ...(https ? { https } : {}),
     reposite: {
       config: {

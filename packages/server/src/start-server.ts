@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import { resolve } from "node:path";
 import { CONTAINER_RUNTIME, createReposite, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
+import { startAppFirewall } from "./app-firewall-report.js";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
@@ -76,7 +77,7 @@ export async function startServer(
     server.on("request", handler);
     serve(server);
     const httpsServer = certificates ? serve(createHttpsServer(certificates, handler)) : undefined;
-    hosting = await recoverApps(reposite, found?.reason);
+    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
     if (!server.listening) await listen(server, port, hostname, "PORT");
@@ -120,14 +121,18 @@ function portOf(server: Server, fallback: number): number {
  * The runtime apps are hosted on: the one the settings give, else Docker when `hosting` is
  * `detect` and its Engine answers. `reason` says why there is none.
  */
-async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; reason?: string }> {
+async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; reason?: string; firewall?: string }> {
   if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
   if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
   if (settings.hosting !== "detect") return { reason: "no container runtime given" };
   // App volumes live as loop-mounted filesystems under the data dir (when the server may mount them).
-  const runtime = await detectDockerRuntime({ volumesDir: resolve(settings.reposite.config?.dataDir ?? ".reposite", "volumes") });
+  // Apps are kept from the host and each other by iptables rules (provider-docker's app-firewall.ts).
+  const runtime = await detectDockerRuntime({
+    volumesDir: resolve(settings.reposite.config?.dataDir ?? ".reposite", "volumes"),
+    appFirewall: { denyCidrs: settings.appDenyCidrs ?? [] },
+  });
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
-  return runtime ? { runtime } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
+  return runtime ? { runtime, firewall: await startAppFirewall(runtime) } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
 }
 
 /**
