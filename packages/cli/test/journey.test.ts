@@ -168,7 +168,8 @@ describe("sites, generate, publish, open", () => {
   it("publish --slug puts it live; the slug then names the site; open prints the address without a browser", async () => {
     const published = await reposite(["publish", siteId, "--slug", "notes", "--json"]);
     expect(published.code).toBe(0);
-    expect(json(published.stdout)).toEqual({ site_id: siteId, url: "http://notes.sites.test", pages: expect.arrayContaining(["template"]) });
+    expect(json(published.stdout)).toEqual({ site_id: siteId, url: "http://notes.sites.test", pages: expect.arrayContaining(["template"]), warnings: [] });
+    expect(published.stderr).toBe("");
     expect(json<{ id: string; slug: string }>((await reposite(["sites", "get", "notes", "--json"])).stdout)).toMatchObject({ id: siteId, slug: "notes" });
     const opened = await reposite(["open", "notes"]);
     expect(opened).toMatchObject({ code: 0, stdout: "http://notes.sites.test\n", stderr: "" });
@@ -190,6 +191,23 @@ describe("deploy, logs, env, status (in-memory container runtime)", () => {
     const human = await reposite(["status", "notes"]);
     expect(human.stdout).toMatch(/^app\s+running$/m);
     expect(human.stdout).toMatch(/^last deploy\s+done at .* UTC$/m);
+  });
+
+  it("publishing a saas site whose main button leads to /app/ warns while no app is deployed, and not once one is", async () => {
+    const created = json<{ id: string }>((await reposite(["sites", "create", "acme/notebook", "--json"])).stdout);
+    expect((await reposite(["generate", created.id, "--mode", "saas", "--follow"])).code).toBe(0);
+    const human = await reposite(["publish", created.id, "--slug", "notes-app"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain("Published notebook: http://notes-app.sites.test");
+    expect(human.stderr).toContain("Warning: The site's main button leads to /app/, but no app is deployed there yet");
+    expect(human.stderr).toContain("Deploy it: reposite deploy notes-app");
+    const answer = json<{ warnings: { code: string; message: string }[] }>((await reposite(["publish", "notes-app", "--json"])).stdout);
+    expect(answer.warnings).toEqual([{ code: "app_not_deployed", message: expect.stringContaining("no app is deployed") }]);
+
+    expect((await reposite(["deploy", "notes-app", "--follow"])).code).toBe(0);
+    const after = await reposite(["publish", "notes-app", "--json"]);
+    expect(json(after.stdout)).toMatchObject({ warnings: [] });
+    expect((await reposite(["publish", "notes-app"])).stderr).toBe("");
   });
 
   it("on a terminal, deploy --follow keeps a progress line under the log; in a pipe there is none", async () => {

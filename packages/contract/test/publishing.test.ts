@@ -26,7 +26,14 @@ describe("publishing schemas", () => {
   });
 
   it("a publish answer lists page kinds only", () => {
-    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["template", "faq"] }).success).toBe(true);
-    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["/faq"] }).success).toBe(false);
+    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["template", "faq"], warnings: [] }).success).toBe(true);
+    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["/faq"], warnings: [] }).success).toBe(false);
+  });
+
+  it("a publish answer always carries its warnings, each a known code with a message", () => {
+    const warning = { code: "app_not_deployed", message: "No app is deployed at /app/." };
+    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["template"], warnings: [warning] }).success).toBe(true);
+    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["template"] }).success).toBe(false);
+    expect(publishResultSchema.safeParse({ url: "https://a.sites.test", pages: ["template"], warnings: [{ ...warning, code: "other" }] }).success).toBe(false);
   });
 });

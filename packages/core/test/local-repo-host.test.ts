@@ -121,10 +121,11 @@ describe("createLocalRepoHost", () => {
     expect(() => createLocalRepoHost({ folders: [join(folders.root, "missing")] })).toThrow(/not a folder/);
   });
 
-  it("tells a plain folder's facts: name from the folder, description from the README", async () => {
+  it("tells a plain folder's facts: name from the folder, title and description from the README", async () => {
     expect(await host.getRepository(link(folders.plain))).toEqual({
       owner: "local",
       name: "plain",
+      title: "Plain",
       url: pathToFileURL(folders.plain).href,
       private: false,
       description: "A folder that is not a git checkout, read as it is.",
@@ -136,11 +137,21 @@ describe("createLocalRepoHost", () => {
   it("tells a checkout's facts: description and topics from package.json, its branch from git", async () => {
     expect(await host.getRepository(link(folders.checkout))).toMatchObject({
       name: "checkout",
+      title: "Rocket",
       description: "Launch rockets from a folder",
       topics: ["cli"],
       defaultBranch: "trunk",
     });
     expect(await host.getReadme(link(folders.checkout))).toContain("The README's own words.");
+  });
+
+  it("gives a folder without a README title no title: its project is named after the folder", async () => {
+    const untitled = join(folders.allowed, "untitled");
+    await mkdir(untitled, { recursive: true });
+    await writeFile(join(untitled, "README.md"), "Just words, no heading.\n");
+    const facts = await host.getRepository(link(untitled));
+    expect(facts).toMatchObject({ name: "untitled" });
+    expect(facts).not.toHaveProperty("title");
   });
 
   it("archives a plain folder's working tree without node_modules, .git or links that lead out", async () => {

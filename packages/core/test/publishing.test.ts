@@ -275,7 +275,7 @@ describe("publishing", () => {
   it("publishes every current page at an address derived from the name, with every file of the snapshot", async () => {
     s.events.length = 0;
     const result = await s.publishing.publish(s.ownerId, siteId, {});
-    expect(result).toEqual({ url: "https://rocket-cli.sites.example", pages: ["template", "about", "faq", "auth"] });
+    expect(result).toEqual({ url: "https://rocket-cli.sites.example", pages: ["template", "about", "faq", "auth"], warnings: [] });
     expect((await s.reposite.projects.get(s.ownerId, siteId)).slug).toBe("rocket-cli");
     expect(s.events).toContainEqual({ slug: "rocket-cli" });
 
@@ -446,7 +446,7 @@ describe("publishing", () => {
     await s.reposite.pageVersions.addCustom(s.ownerId, siteId, { kind: "about", name: "new about", html: "<html><head><title>About</title></head><body>Not yet</body></html>" });
     s.clock.advance(60_000);
     const result = await s.publishing.publishPage(s.ownerId, siteId, { kind: "faq" });
-    expect(result).toEqual({ url: "https://rocket-cli.sites.example", pages: ["template", "about", "faq", "auth"] });
+    expect(result).toEqual({ url: "https://rocket-cli.sites.example", pages: ["template", "about", "faq", "auth"], warnings: [] });
     const after = await live(s, siteId);
     expect(after.revision).toBe(before.revision + 1);
     expect(text(after, "/faq")).toContain("New answers");
@@ -604,7 +604,7 @@ describe("telling search engines through IndexNow", () => {
     try {
       const siteId = await s.newProject("Rocket CLI");
       await s.generate(siteId, { mode: "landing" });
-      await expect(s.publishing.publish(s.ownerId, siteId, {})).resolves.toEqual({ url: "https://rocket-cli.sites.example", pages: ["template"] });
+      await expect(s.publishing.publish(s.ownerId, siteId, {})).resolves.toEqual({ url: "https://rocket-cli.sites.example", pages: ["template"], warnings: [] });
       await s.publishing.idle();
       expect(endpoint.received).toHaveLength(1);
       expect(warn).toHaveBeenCalledWith(expect.stringContaining("telling search engines about rocket-cli.sites.example failed"), expect.stringContaining("500"));

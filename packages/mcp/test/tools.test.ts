@@ -73,7 +73,7 @@ it("creates a project, generates its pages to the end of the chain, publishes, a
 
   const published = await mcp.call("publish_site", { site_id: project.id, slug: "notebook-mcp" });
   expect(published.isError, textOf(published)).toBeFalsy();
-  expect(published.structuredContent).toEqual({ site_id: project.id, url: "http://notebook-mcp.sites.test", pages: ["template", "about", "faq"] });
+  expect(published.structuredContent).toEqual({ site_id: project.id, url: "http://notebook-mcp.sites.test", pages: ["template", "about", "faq"], warnings: [] });
 
   const home = await getWithHost(`${reposite.server.url}/`, "notebook-mcp.sites.test");
   expect(home.status).toBe(200);

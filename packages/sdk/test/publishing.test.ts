@@ -71,9 +71,9 @@ it("checks and sets a slug, publishes the site and one page", async () => {
   let job = (await client.jobs.wait(started.job_id)).job;
   while (job.next_job_id) job = (await client.jobs.wait(job.next_job_id)).job;
 
-  await expect(client.publishing.publish(site.id)).resolves.toEqual({ url: "http://notes.sites.test", pages: ["template", "faq"] });
+  await expect(client.publishing.publish(site.id)).resolves.toEqual({ url: "http://notes.sites.test", pages: ["template", "faq"], warnings: [] });
   await expect(client.publishing.publish(site.id, { discourse: false })).resolves.toMatchObject({ pages: ["template", "faq"] });
-  await expect(client.publishing.publishPage(site.id, "faq")).resolves.toEqual({ url: "http://notes.sites.test", pages: ["template", "faq"] });
+  await expect(client.publishing.publishPage(site.id, "faq")).resolves.toEqual({ url: "http://notes.sites.test", pages: ["template", "faq"], warnings: [] });
   await expect(other.publishing.publish(site.id)).rejects.toBeInstanceOf(NotFoundError);
 
   // Renaming moves the address.

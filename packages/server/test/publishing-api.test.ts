@@ -149,7 +149,7 @@ describe.each(["in-process", "socket"] as const)("publishing over HTTP (%s)", (t
 
     const published = await api.call(`/app/sites/${site}/publish`, json({}, token));
     expect(published.status).toBe(200);
-    await expect(published.json()).resolves.toEqual({ url: "https://published-rocket.sites.example", pages: ["template", "about", "auth"] });
+    await expect(published.json()).resolves.toEqual({ url: "https://published-rocket.sites.example", pages: ["template", "about", "auth"], warnings: [] });
     const snapshot = await api.reposite.container.resolve(PublishedSiteStore).get("published-rocket");
     expect(snapshot).toMatchObject({ site_id: site, pages: ["template", "about", "auth"], community: false });
     expect(Object.keys(snapshot!.files)).toEqual(expect.arrayContaining(["/", "/about", "/auth", "/404", "/sitemap.xml", "/robots.txt", "/og.png"]));
@@ -161,7 +161,7 @@ describe.each(["in-process", "socket"] as const)("publishing over HTTP (%s)", (t
 
     const page = await api.call(`/app/sites/${site}/publish-page`, json({ kind: "about" }, token));
     expect(page.status).toBe(200);
-    await expect(page.json()).resolves.toEqual({ url: "https://published-rocket.sites.example", pages: ["template", "about", "auth"] });
+    await expect(page.json()).resolves.toEqual({ url: "https://published-rocket.sites.example", pages: ["template", "about", "auth"], warnings: [] });
     const missingPage = await api.call(`/app/sites/${site}/publish-page`, json({ kind: "faq" }, token));
     expect(missingPage.status).toBe(409);
     await expect(missingPage.json()).resolves.toMatchObject({ code: "nothing_to_publish" });
@@ -226,7 +226,7 @@ describe.each(["in-process", "socket"] as const)("publishing over HTTP (%s)", (t
     const started = await (await api.call(`/app/sites/${site}/generate`, json({ mode: "landing" }, token))).json();
     await followChain(api, token, started.job_id);
     const published = await api.call(`/app/sites/${site}/publish`, json({}, token));
-    await expect(published.json()).resolves.toEqual({ url: "https://launch-pad.sites.example", pages: ["template"] });
+    await expect(published.json()).resolves.toEqual({ url: "https://launch-pad.sites.example", pages: ["template"], warnings: [] });
     await expect((await api.call(`/app/sites/${site}`, bearer(token))).json()).resolves.toMatchObject({ slug: "launch-pad" });
   });
 });

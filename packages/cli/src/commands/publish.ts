@@ -21,6 +21,11 @@ export function publishCommand(env: CommandEnv) {
         out.line(`Published ${site.name}: ${published.url}`);
         out.line(`  pages: ${published.pages.join(", ")}`);
       });
+      // The site is live either way: warnings say what its visitors would run into.
+      for (const warning of published.warnings ?? []) {
+        out.note(`Warning: ${warning.message}`);
+        if (warning.code === "app_not_deployed") out.note(`  Deploy it: reposite deploy ${args.slug || site.slug || site.id}`);
+      }
     },
   });
 }

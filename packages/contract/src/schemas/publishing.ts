@@ -49,10 +49,20 @@ export const publishPageSchema = z.strictObject({
 });
 export type PublishPageInput = z.input<typeof publishPageSchema>;
 
+/** Something a visitor of the site would run into, said when publishing; the site is published all the same. */
+export const publishWarningSchema = z
+  .strictObject({
+    code: z.enum(["app_not_deployed"]).describe("`app_not_deployed`: the site's main button leads to `/app/`, where no app is deployed"),
+    message: z.string().describe("What is wrong and how to fix it, for people"),
+  })
+  .meta({ id: "PublishWarning" });
+export type PublishWarning = z.output<typeof publishWarningSchema>;
+
 export const publishResultSchema = z
   .strictObject({
     url: z.string().describe("The site's address"),
     pages: z.array(pageKindSchema).describe("Pages live on the site now (`template` is the landing page at `/`)"),
+    warnings: z.array(publishWarningSchema).describe("What visitors of the site would run into (empty when nothing)"),
   })
   .meta({ id: "PublishResult" });
 export type PublishResult = z.output<typeof publishResultSchema>;

@@ -18,6 +18,11 @@ export interface RepoLink {
 export interface RepoFacts {
   owner: string;
   name: string;
+  /**
+   * The product's own name, for hosts whose repository names say little about it (a local
+   * folder is named after where it was checked out): its README's title. New projects take it.
+   */
+  title?: string;
   url: string;
   private: boolean;
   description: string;

@@ -51,7 +51,7 @@ export class ProjectsService {
         topics: facts.topics,
       },
       slug: null,
-      name: name ?? facts.name,
+      name: name ?? facts.title ?? facts.name,
       description: facts.description,
       ga_id: "",
       design: design || pickDesign({ name: facts.name, description: facts.description, topics: facts.topics }).id,

@@ -118,8 +118,9 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
       const readme = readReadme(await readmeOf(folder));
       const facts: RepoFacts = {
         owner: repo.owner,
-        // A folder's name is where it was checked out ("repo", "main"); its README's title names the product.
-        name: clip(readme.title ?? "", 100) || repo.name,
+        name: repo.name,
+        // A folder's name is only where it was checked out ("repo", "main"); its README's title names the product.
+        ...(readme.title ? { title: clip(readme.title, 100) } : {}),
         url: repo.url,
         private: false,
         description: manifest.description ?? (readme.tagline ?? "").slice(0, 500),

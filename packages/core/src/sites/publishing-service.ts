@@ -20,6 +20,7 @@ import { parseInput } from "../util/validation.js";
 import { renderPreviewImage } from "./preview-image.js";
 import { SITE_CHANGED_CHANNEL, type PublishedFile, type PublishedSite, type SiteChanged } from "./published-site.js";
 import { PublishedSiteStore } from "./published-site-store.js";
+import { publishWarnings } from "./publish-warnings.js";
 import { renderRobots } from "./robots.js";
 import { readdressHtml } from "./site-address.js";
 import { injectHead, notFoundHead, pageMeta, PREVIEW_IMAGE_PATH, siteHead, stripSiteHead } from "./site-head.js";
@@ -179,7 +180,7 @@ export class PublishingService {
       };
       await this.save(site, previous, [preview]);
       this.notifySearch(site, changedPages(site, previous));
-      return { url, pages };
+      return { url, pages, warnings: publishWarnings(project) };
     });
   }
 
@@ -215,7 +216,7 @@ export class PublishingService {
       const site: PublishedSite = { ...previous, color_mode: look.colorMode, pages, files, published_at: iso(now), revision: previous.revision + 1 };
       await this.save(site, previous);
       this.notifySearch(site, changedPages(site, previous));
-      return { url: site.url, pages };
+      return { url: site.url, pages, warnings: publishWarnings(project) };
     });
   }
 

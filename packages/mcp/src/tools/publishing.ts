@@ -21,7 +21,8 @@ export function registerPublishingTools(server: McpServer, connection: Connectio
     async run({ site_id, slug }, { client, signal }) {
       if (slug) await client.publishing.setSlug(site_id, slug, { signal });
       const published = await client.publishing.publish(site_id, {}, { signal });
-      return success(`Published at ${published.url} (${published.pages.join(", ")}).`, { site_id, ...published });
+      const warnings = (published.warnings ?? []).map((warning) => ` Warning: ${warning.message}`).join("");
+      return success(`Published at ${published.url} (${published.pages.join(", ")}).${warnings}`, { site_id, ...published });
     },
   });
 }
