@@ -396,6 +396,11 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     const changedText = await changed.text();
     expect(changedText).not.toContain(secret);
     expect(JSON.parse(changedText)).toEqual({ env: { X: "********" } });
+    // The answer comes at once; the restart shows in the deployment read.
+    for (const deadline = Date.now() + 30_000; (await apiJson<{ last_operation: { status: string } | null }>(`/app/sites/${sites.auto}/deployment`, tokens.ada)).last_operation?.status !== "done"; ) {
+      if (Date.now() > deadline) throw new Error("the env restart did not finish");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     expect((await appJson(slugs.auto)).x).toBe(secret);
     const read = await api(`/app/sites/${sites.auto}/deployment/env`, tokens.ada);
     const readText = await read.text();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppDisk, AppLimits, PurchaseStore } from "../../src/index.js";
 import { startHostingHarness } from "../hosting/hosting-harness.js";
 import { startBillingHarness, type BillingHarness } from "./billing-helpers.js";
+import { AppChanges } from "../../src/hosting/app-changes.js";
 
 const MB = 1024 * 1024;
 
@@ -152,6 +153,7 @@ describe("entitlements follow purchases", () => {
     await h.reposite.appOperations.logs(owner, site);
     expect((await h.reposite.appOperations.metrics(owner, site)).storage.limit_mb).toBe(3072);
     await h.reposite.hosting.setEnv(owner, site, { env: { A: "b" } });
+    await h.reposite.container.resolve(AppChanges).settled();
     // The env change relaunched the app: a new container gets the free tier's memory.
     expect(await memoryOf()).toBe(512);
     expect(await h.reposite.hosting.stop(owner, site)).toMatchObject({ status: "stopped" });

@@ -142,7 +142,7 @@ describe("operating an app: logs, metrics, reset-data", () => {
     const { slug } = await h.reposite.hosting.read(owner, site);
 
     const answer = await h.reposite.appOperations.resetData(owner, site, { confirm: slug });
-    expect(answer).toMatchObject({ status: "running", stopped_reason: null });
+    expect(answer).toMatchObject({ status: "running", stopped_reason: null, last_operation: { kind: "reset_data", status: "done", finished_at: expect.any(String) } });
     const after = await container(site);
     expect(after.id).not.toBe(before.id);
     expect(after.image).toBe(before.image);
