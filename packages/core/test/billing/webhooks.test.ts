@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PurchaseStore } from "../../src/index.js";
+import { APP_LIMITS_CHANNEL, AppLimits, EVENTS, PurchaseStore } from "../../src/index.js";
 import { startBillingHarness, type BillingHarness } from "./billing-helpers.js";
 
 describe("webhook events", () => {
@@ -92,6 +92,37 @@ describe("webhook events", () => {
     await h.deliver(olderActive);
     await h.deliver(olderFailure);
     expect(await hostingOf(owner)).toMatchObject({ status: "ended", event_at: at + 100 });
+  });
+
+  it("a quantity changed in the billing portal sets the purchase's quantity (units move with it), also when it arrives before the checkout's completion; an older quantity never undoes a newer one; the limits channel says so", async () => {
+    const owner = await h.account("portal@example.com");
+    const site = await h.project(owner);
+    const limits = h.reposite.container.resolve(AppLimits);
+    const said: unknown[] = [];
+    const stop = h.reposite.container.resolve(EVENTS).subscribe(APP_LIMITS_CHANNEL, (event) => said.push(event));
+    try {
+      const { id } = await h.reposite.billing.checkout(owner, "embed", { site_id: site, resources: { memory: 4, disk: 2 } });
+      const completed = h.pay.complete(id);
+      const subscriptionId = (await h.pay.getCheckout(id))!.subscriptionId!;
+      const lowered = (quantities: Record<string, number>, created: number) =>
+        h.pay.event({ type: "subscription_changed", subscriptionId, customerId: null, status: "active", ended: false, metadata: {}, quantities, created });
+      // The portal's change is reported before the completion: it applies once the purchase is active.
+      await h.deliver(lowered({ embed: 1, memory: 2, disk: 2 }, completed.event.created + 10));
+      await h.deliver(completed);
+      expect(await limits.units(site, "memory")).toBe(2);
+      expect(await limits.units(site, "disk")).toBe(2);
+      expect((await store.bySite(site)).find((purchase) => purchase.product === "memory")).toMatchObject({ units: 2, quantity: 2 });
+      expect(said).toContainEqual({ site_id: site });
+
+      said.length = 0;
+      await h.deliver(lowered({ embed: 1, memory: 1, disk: 1 }, completed.event.created + 30));
+      await h.deliver(lowered({ embed: 1, memory: 4, disk: 2 }, completed.event.created + 20));
+      expect(await limits.units(site, "memory")).toBe(1);
+      expect(await limits.limitMb(site, "disk")).toBe(5120);
+      expect(said).toEqual([{ site_id: site }, { site_id: site }]);
+    } finally {
+      stop();
+    }
   });
 
   it("a subscription's cancellation that arrives before its checkout's completion still ends the purchase", async () => {
