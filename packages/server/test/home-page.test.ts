@@ -57,7 +57,10 @@ describe.each<Transport>(["in-process", "socket"])("the root address and the API
     expect(response.status).toBe(200);
     const page = await response.text();
     expect(page).toContain('<h1 id="http-api">HTTP API</h1>');
-    expect(page).toContain('<h2 id="errors">Errors</h2>');
+    expect(page).toContain('<h3 id="errors">Errors</h3>');
+    // One h1: the document's parts ("The contract", …) are the h2s under it.
+    expect(page.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(page).toContain('<h2 id="the-contract">The contract</h2>');
     // Every in-page link of the document leads to a heading of the page.
     const ids = new Set([...page.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
     const targets = [...markdown.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]);

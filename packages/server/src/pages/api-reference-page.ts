@@ -21,15 +21,20 @@ function anchors(): (text: string) => string {
 /**
  * The API reference (docs/http-api.md) as a page of this server, so it reads offline. The
  * Markdown is this repository's own document, so its HTML is trusted; headings get the anchors
- * its own links use, and wide tables scroll on a phone.
+ * its own links use. The document's first heading is the page's one `h1`; its other top-level
+ * headings (its parts) and everything under them move one level down. Wide tables and long code
+ * lines scroll in their own box (`.table-wrap`, `pre` in the layout's stylesheet), never the page.
  */
 export function apiReferencePage(markdown: string): SafeHtml {
   const anchor = anchors();
+  let titled = false;
   const marked = new Marked({
     gfm: true,
     renderer: {
       heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, { tokens, depth, text }: Tokens.Heading) {
-        return `<h${depth} id="${anchor(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+        const level = depth === 1 && !titled ? 1 : Math.min(depth + 1, 6);
+        titled = true;
+        return `<h${level} id="${anchor(text)}">${this.parser.parseInline(tokens)}</h${level}>\n`;
       },
     },
   });

@@ -58,6 +58,8 @@ code,.secret,.code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liber
 .choices form{display:flex}
 .choices button{flex:1;min-height:3.5rem;font-size:1.05rem}
 .table-wrap{overflow-x:auto;margin:.5rem 0}
+pre{overflow-x:auto;max-width:100%;margin:.75rem 0;padding:.75rem;background:var(--panel);border:1px solid var(--line);border-radius:6px;font-size:.9rem;line-height:1.45}
+p code,li code{overflow-wrap:anywhere}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:left;vertical-align:middle;padding:.5rem .6rem;border-bottom:1px solid var(--line)}
 th{font-size:.9rem;color:var(--muted)}
