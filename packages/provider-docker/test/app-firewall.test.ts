@@ -75,9 +75,9 @@ describe.skipIf(!engine.available || !root)("app firewall (iptables on the Docke
 
   afterAll(async () => {
     hostService?.close();
+    await outside?.close();
     await removeLabelled(RUN_LABEL, run); // networks go with their rules at the next start below
     await createAppFirewall(plainRuntime.docker, firewallOptions).start();
-    await outside?.close();
   });
 
   it("without the rules (Docker alone) an app reaches the host through its gateway and the host's address, a private range and 169.254.169.254", async () => {
