@@ -5,7 +5,7 @@
 // and, for information, the floor of any proxy written on node:http: a bare one (keep-alive agent,
 // pipe both ways, no rules, no httpxy).
 // The app is a plain node:http server in its own process; wrk drives each target in turn at
-// BENCH_CONNECTIONS (32) connections. A benchmark reports: it always exits 0. See bench/README.md.
+// BENCH_CONNECTIONS (32) connections. A benchmark reports: it exits 0 whatever it measured, 1 when it could not run. See bench/README.md.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, createServer as createHttpServer, request as httpRequest } from "node:http";
@@ -17,6 +17,7 @@ import {
   PIN,
   SERVER_CPU,
   TASKSET,
+  benchFailed,
   cpuTicks,
   freePort,
   get,
@@ -171,7 +172,8 @@ async function main() {
       }
     }
 
-    for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup, SETTINGS);
+    // BENCH_WARMUP=0 skips it (wrk takes no zero duration).
+    if (SETTINGS.warmup > 0) for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup, SETTINGS);
     const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
     for (let round = 0; round < SETTINGS.rounds; round++) {
       const order = targets.map((_, i) => targets[(i + round) % targets.length]);
@@ -218,7 +220,7 @@ async function main() {
       for (const key of ["reference", "nodeProxy", "nginx"]) if (runs[key]) console.log(`    ${targets.find((t) => t.key === key).name.padEnd(18)} ${own(key).toFixed(1)} µs`);
     }
   } catch (error) {
-    console.log(`bench: failed: ${error?.stack ?? error}`);
+    benchFailed(error);
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     rmSync(workDir, { recursive: true, force: true });

@@ -12,15 +12,25 @@ import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** True (after saying which file and how to make it) when a package the run needs is not built. */
+/** True (after saying which file and how to make it, and setting exit code 1) when a package the run needs is not built. */
 export function missingBuild(dists, npmScript) {
   for (const dist of dists) {
     if (!existsSync(join(ROOT, dist))) {
       console.log(`bench: ${dist} is missing; run "npm run build" first (${npmScript} does).`);
+      process.exitCode = 1;
       return true;
     }
   }
   return false;
+}
+
+/**
+ * A run that could not finish says why and exits 1, so CI (which runs every benchmark briefly,
+ * bench/bench-runs.test.ts) fails when one no longer runs. Numbers that miss a target never fail it.
+ */
+export function benchFailed(error) {
+  console.log(`bench: failed: ${error?.stack ?? error}`);
+  process.exitCode = 1;
 }
 
 // ------------------------------------------------------------------------------------------------

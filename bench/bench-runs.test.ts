@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { dockerForTests } from "@reposite/test-support";
+import { describe, expect, it } from "vitest";
+
+// Every benchmark (npm run bench, bench:proxy, bench:deploy) runs in CI for a second or so, so one
+// that no longer runs fails the build. What they measure is not checked here: only that each
+// runs to its report and exits 0 (a benchmark exits 1 when it could not run).
+const engine = await dockerForTests();
+const TINY = { BENCH_DURATION: "1", BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_SITES: "5" };
+
+function runBench(script: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, script)], {
+    env: { ...process.env, ...TINY },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, output })));
+}
+
+describe.concurrent("the benchmarks run", () => {
+  it("npm run bench: memory per published site, then one published page served four ways", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("site-serving.mjs");
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/heap \+ buffers +[\d.]+ KB per site/);
+    expect(output).toMatch(/throughput ratio/);
+  });
+
+  it("npm run bench:proxy: one app answer through /app/, nginx and directly (needs wrk)", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("app-proxy.mjs");
+    expect(output, "install wrk (apt-get install -y wrk), as .ci/run does").not.toContain("wrk not found");
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/p99 added by Reposite +[\d.-]+ ms/);
+  });
+
+  it.skipIf(!engine.available)("npm run bench:deploy: a deploy by hand and through Reposite on the Engine", { timeout: 180_000 }, async () => {
+    const { code, output } = await runBench("deploy.mjs");
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Reposite \/ bare, same-round ratios' median +[\d.]+x/);
+  });
+});
