@@ -29,14 +29,18 @@ export function statusCommand(env: CommandEnv) {
         if (!deployment) return out.line(`\nNo app yet: reposite deploy ${site.slug ?? site.id}`);
         out.line("");
         const run = deployment.last_run;
+        const change = deployment.last_operation;
         for (const line of fields([
           ["app", `${deployment.status}${deployment.stopped_reason ? ` (${deployment.stopped_reason})` : ""}`],
           ["app address", deployment.url],
           ["build", `${deployment.build_mode}${deployment.build_mode === "dockerfile" ? ` ${deployment.dockerfile_path}` : ""}, port ${deployment.port}, ref ${deployment.ref}`],
           ["env", deployment.env_keys.length ? deployment.env_keys.join(", ") : "none"],
           ["last deploy", run ? `${run.status}${run.finished_at ? ` at ${run.finished_at} UTC` : ""}${run.reason ? `: ${run.reason}` : ""}` : "none yet"],
+          // An env change answers before its restart: how the restart went shows here.
+          ...(change ? [["last change", `${change.kind === "env_restart" ? "env restart" : "data reset"} ${change.status.replace("_", " ")}${change.reason ? `: ${change.reason}` : ""}`] as [string, string]] : []),
         ])) out.line(line);
         if (run?.diagnosis) printDiagnosis(out, run.diagnosis);
+        if (change?.diagnosis) printDiagnosis(out, change.diagnosis);
       });
     },
   });

@@ -62,7 +62,7 @@ export const deploymentEnvSet = defineOperation({
   method: "PUT",
   path: "/app/sites/:site_id/deployment/env",
   tag: TAG,
-  summary: "Adds and changes the env names sent (null removes one); a running app restarts with them",
+  summary: "Adds and changes the env names sent (null removes one); answers at once, then a running app restarts with them (the deployment's last_operation shows how it went)",
   auth: "token",
   params: siteParamsSchema,
   body: envInputSchema,

@@ -82,7 +82,7 @@ export const setupInputSchema = z
       .describe("Required with `bare` (`422 base_image_required`)"),
     port: z.number({ message: portMessage }).int(portMessage).min(1, portMessage).max(65_535, portMessage).optional().describe("What the app listens on (on 0.0.0.0), given to it as `PORT`. Default 3000"),
     ref: ref.optional().describe("Branch, tag or commit; default `HEAD` (the default branch)"),
-    health_path: healthPath.optional().describe("Must answer (below 500) before traffic switches to a new container. Default `/`"),
+    health_path: healthPath.optional().describe("Must answer 2xx or 3xx before traffic switches to a new container. Default `/`"),
     volume_path: volumePath.nullable().optional().describe("Absolute path in the container whose data survives deploys, such as `/data`; null for none"),
   })
   .meta({ id: "DeploymentSetupInput" });
@@ -96,7 +96,7 @@ export const deploymentSetupSchema = z.strictObject({
   base_image: bareBaseImageSchema.nullable().describe("The bare box's base image; null otherwise unless set"),
   port: z.number().int().describe("What the app listens on inside its container, given to it as `PORT`"),
   ref: z.string().describe("Branch, tag or commit; `HEAD` is the default branch"),
-  health_path: z.string().describe("Must answer (below 500) before traffic switches to a new container"),
+  health_path: z.string().describe("Must answer 2xx or 3xx before traffic switches to a new container"),
   volume_path: z.string().nullable().describe("Where a named volume keeps data across deploys; null for none"),
 });
 export type DeploymentSetup = z.output<typeof deploymentSetupSchema>;

@@ -132,8 +132,9 @@ export function registerHostingTools(server: McpServer, connection: Connection):
     name: "set_env",
     title: "Set or unset the app's environment values",
     description:
-      "Adds or changes the values in `set` and removes the names in `unset`; other values stay. A running app restarts with " +
-      "them at once; with build_mode auto they also reach the next build. Values are never shown back: the answer lists names.",
+      "Adds or changes the values in `set` and removes the names in `unset`; other values stay. It answers at once; a running app " +
+      "then restarts with them (get_status shows the restart's outcome as last_operation); with build_mode auto they also reach " +
+      "the next build. Values are never shown back: the answer lists names.",
     inputSchema: {
       site_id: siteId,
       set: envValues.optional().describe("Names and values to add or change."),

@@ -10,7 +10,7 @@ export function registerStatusTools(server: McpServer, connection: Connection): 
     title: "Read a project's status",
     description:
       "The project's site (name, address, plan, design) and its hosted app (status, url, last deploy and its diagnosis " +
-      "when it failed). `app` is null while the project has no app.",
+      "when it failed, and last_operation: the last env restart or data reset with its outcome). `app` is null while the project has no app.",
     inputSchema: { site_id: siteId },
     annotations: { readOnlyHint: true },
     async run({ site_id }, { client, signal }) {
@@ -33,6 +33,8 @@ export function registerStatusTools(server: McpServer, connection: Connection): 
         last_run: deployment.last_run,
         env_keys: deployment.env_keys,
         stopped_reason: deployment.stopped_reason,
+        // An env change answers before its restart: its outcome shows here.
+        last_operation: deployment.last_operation,
       };
       const summary = `${project.name}: site ${project.url ?? "has no address yet"}; app ${app ? `${app.status} at ${app.url}` : "not set up"}.`;
       return success(summary, { site, app });

@@ -24,8 +24,10 @@ export class DeploymentEnv extends APIResource {
   }
 
   /**
-   * Adds or changes the keys given; the rest stay. A running app restarts with them at once; with
-   * `build_mode: "auto"` they also reach the build. `PUT /app/sites/{site_id}/deployment/env`.
+   * Adds or changes the keys given; the rest stay. Answers at once; a running app then restarts with
+   * them in the background, and `deployment.get(...).last_operation` (`env_restart`: `under_way`,
+   * `done` or `failed` with a diagnosis) shows how it went. With `build_mode: "auto"` they also
+   * reach the build. `PUT /app/sites/{site_id}/deployment/env`.
    * `null` removes a key (see `unset`). Errors: `422` `invalid_request` for a name or value refused.
    */
   async set(siteId: string, env: Record<string, string | null>, options?: RequestOptions): Promise<EnvView> {

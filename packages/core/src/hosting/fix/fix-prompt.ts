@@ -40,7 +40,7 @@ export const FIX_SYSTEM_PROMPT = [
   "- The build context is the repository's root (every file listed), whatever path the Dockerfile had; COPY paths are relative to it.",
   "- Files under .reposite/ are not in the context: do not COPY them.",
   "- The container gets PORT (the setup's port) in its environment and must answer HTTP on that port, on 0.0.0.0 (every address), not 127.0.0.1.",
-  "- The health path must answer a status below 500 within a minute of the start.",
+  "- The health path must answer a 2xx or 3xx status within a minute of the start (a 404 does not count).",
   "- There is a start command (CMD or ENTRYPOINT) in the final stage.",
   "- Env values are set at run time by the service; never write secrets or values of env names into the Dockerfile.",
   "",
