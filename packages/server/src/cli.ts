@@ -1,7 +1,8 @@
 import { createReposite, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { settingsFromEnv } from "./config-from-env.js";
-import { startServer } from "./start-server.js";
+import { exitOnUnexpectedErrors } from "./process-guards.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, startServer } from "./start-server.js";
 import { SERVER_VERSION } from "./version.js";
 
 /** Output hooks, so tests can run the CLI in-process. */
@@ -29,7 +30,9 @@ function commands(io: CliIo): CommandDef {
     args: {},
     run: async ({ rawArgs }) => {
       refuseUnknown(rawArgs, {});
-      const server = await startServer();
+      exitOnUnexpectedErrors(io.err);
+      const settings = settingsFromEnv();
+      const server = await startServer({ settings });
       const { config } = server.reposite;
       io.out(`Reposite listening on ${server.url}${server.httpsUrl ? ` and ${server.httpsUrl} (HTTPS, certificates from ACME)` : ""}`);
       io.out(`  account page (sign in, API tokens): ${config.baseUrl}/account`);
@@ -42,7 +45,16 @@ function commands(io: CliIo): CommandDef {
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           io.out(`Received ${signal}, shutting down.`);
-          server.close().then(resolve, resolve);
+          // startServer's close is bounded by the same timeout; this is the backstop should anything still hold the process.
+          const shutdownMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+          setTimeout(() => {
+            io.err(`[reposite] shutting down took longer than ${shutdownMs / 1000} s (REPOSITE_SHUTDOWN_TIMEOUT_SECONDS); exiting now.`);
+            process.exit(1);
+          }, shutdownMs).unref();
+          server.close().then(resolve, (error: unknown) => {
+            io.err(`[reposite] shutting down failed: ${(error as Error).stack ?? String(error)}`);
+            resolve();
+          });
         };
         process.once("SIGTERM", () => stop("SIGTERM"));
         process.once("SIGINT", () => stop("SIGINT"));

@@ -46,6 +46,11 @@ export interface ServerSettings {
    * always refuses: the host's own addresses, other apps and 169.254.0.0/16 (docs/deploy/app-network.md).
    */
   appDenyCidrs?: string[];
+  /**
+   * SIGTERM to exit at most this long (REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, default 10 s): requests
+   * under way may finish during most of it, then whatever is still open is closed.
+   */
+  shutdownTimeoutMs?: number;
 }
 
 /** Where HTTPS listens and where its certificates come from. */
@@ -248,6 +253,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
     ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
     ...(https ? { https } : {}),
+    ...(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS ? { shutdownTimeoutMs: wholeNumber(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, "REPOSITE_SHUTDOWN_TIMEOUT_SECONDS") * 1000 } : {}),
     reposite: {
       config: {
         baseUrl: (env.REPOSITE_BASE_URL || `http://${local}`).replace(/\/+$/, ""),

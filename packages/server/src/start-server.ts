@@ -23,9 +23,19 @@ export interface RunningServer {
   reposite: Reposite;
   /** Whether and where apps are hosted, as the start-up output says it. */
   hosting: string;
-  /** Stops accepting connections, lets requests under way finish, then lets go of storage. */
+  /**
+   * Stops accepting connections, lets requests under way finish for most of the shutdown timeout
+   * (`shutdownTimeoutMs`), closes whatever is still open (a stream an app holds, a stalled upload,
+   * a WebSocket), then lets go of storage.
+   */
   close(): Promise<void>;
 }
+
+/** SIGTERM to exit, when `shutdownTimeoutMs` (REPOSITE_SHUTDOWN_TIMEOUT_SECONDS) is not given. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Requests under way get the shutdown timeout less this (at least half of it); the rest ends runs and flushes storage. */
+const AFTER_DRAIN_MS = 3_000;
 
 /**
  * Starts the reference server. Settings come from the environment unless given; pass a
@@ -54,11 +64,13 @@ export async function startServer(
   // in memory are answered from precomputed bytes; everything else goes through the app.
   const appProxy = createAppProxy(reposite, { trustProxy: settings.trustProxy ?? false });
   const terminals = terminalSockets(reposite);
-  const servers: { server: Server; shutdown: () => Promise<void> }[] = [];
+  const servers: { server: Server; shutdown: (drainMs: number) => Promise<void> }[] = [];
   let certificates: CertificateService | undefined;
+  const shutdownMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const drainMs = Math.max(shutdownMs - AFTER_DRAIN_MS, shutdownMs / 2);
   const stopServing = async () => {
     certificates?.close();
-    await Promise.all(servers.map(({ shutdown }) => shutdown()));
+    await Promise.all(servers.map(({ shutdown }) => shutdown(drainMs)));
     appProxy.close();
     terminals.close();
   };
@@ -181,9 +193,11 @@ function listen(server: Server, port: number, hostname: string, portVariable: st
 
 /**
  * Closing waits for requests under way (a job stream included) and drops idle keep-alive
- * connections at once, and each busy one as soon as its answer is sent.
+ * connections and WebSockets at once, and each busy one as soon as its answer is sent. What is
+ * still open after `drainMs` is closed: an app that holds a stream (or a half-open connection)
+ * forever must not keep a stopping server alive.
  */
-function gracefulShutdown(server: Server): () => Promise<void> {
+function gracefulShutdown(server: Server): (drainMs: number) => Promise<void> {
   const busy = new WeakSet<Socket>();
   const sockets = new Set<Socket>();
   let stopping = false;
@@ -199,10 +213,16 @@ function gracefulShutdown(server: Server): () => Promise<void> {
     });
   });
   let closed: Promise<void> | undefined;
-  return () =>
+  return (drainMs) =>
     (closed ??= new Promise<void>((resolve) => {
       stopping = true;
-      server.close(() => resolve());
+      const force = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, drainMs);
+      server.close(() => {
+        clearTimeout(force);
+        resolve();
+      });
       for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
     }));
 }
