@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type Docker from "dockerode";
 import { LABEL_ROLE } from "@reposite/core";
 import {
@@ -91,6 +92,11 @@ export function createAppFirewall(docker: Docker, options: AppFirewallOptions = 
       return { status: { on: false, reason: `iptables cannot change this machine's firewall (${found.problem}); it needs root, iptables and a local Docker Engine` }, iptables: null };
     }
     const iptables = found;
+    // Rules here hold only packets of an Engine on this machine: its default bridge must be here.
+    const defaultBridge = await bridgeOf("bridge").catch(() => null);
+    if (defaultBridge && !existsSync(`/sys/class/net/${defaultBridge.bridge}`)) {
+      return { status: { on: false, reason: `the Docker Engine runs on another machine (its bridge ${defaultBridge.bridge} is not on this one): install the server beside it` }, iptables: null };
+    }
     try {
       for (const chain of [FORWARD_CHAIN, INPUT_CHAIN]) {
         await iptables.run(["-N", chain]).catch((error: Error) => {
