@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
-import { buildLocalBaseImages, docker, dockerForTests, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
+import { buildLocalBaseImages, docker, dockerForTests, freePort, removeDataDir, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { json } from "./harness.js";
@@ -325,7 +325,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
       [["ps", "-aq"], ["images", "-aq"], ["volume", "ls", "-q"], ["network", "ls", "-q"]].map(async (args) => (await docker([...args, "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim()),
     );
     expect(left.join(""), "left on the Engine").toBe("");
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await removeDataDir(dataDir);
   }, 60_000);
 
   it("deploys a dependency-free Node server with build_mode auto; /app/ reaches it with the prefix removed and X-Forwarded-Prefix /app", async () => {

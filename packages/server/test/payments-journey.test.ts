@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
@@ -9,6 +9,7 @@ import {
   dockerForTests,
   freePort,
   getWithHost,
+  removeDataDir,
   removeLabelled,
   startFakeGitHub,
   startFakeStripe,
@@ -175,7 +176,7 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
       [["ps", "-aq"], ["images", "-aq"], ["volume", "ls", "-q"], ["network", "ls", "-q"]].map(async (args) => (await docker([...args, "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim()),
     );
     expect(left.join(""), "left on the Engine").toBe("");
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await removeDataDir(dataDir);
   }, 60_000);
 
   it("before paying: prices come from Stripe; setting the app up answers 402 payment_required, so do memory and disk; embed is required and not paid", async () => {

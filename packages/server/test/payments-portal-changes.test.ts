@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
@@ -8,6 +8,7 @@ import {
   docker,
   dockerForTests,
   freePort,
+  removeDataDir,
   removeLabelled,
   startFakeGitHub,
   startFakeStripe,
@@ -85,7 +86,7 @@ async function startPaidServer(stripe: FakeStripe, github: FakeGitHub, env: Reco
     api,
     async close() {
       await server.kill();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeDataDir(dataDir);
     },
   };
 }
@@ -168,15 +169,26 @@ describe.skipIf(!engine.available)("a quantity lowered in the billing portal low
     }
   }
 
-  /** The memory the Engine gave the app's one running container (a relaunch removes the one before soon after). */
-  async function containerMemoryMb(): Promise<number> {
+  /** The app's one running container (a relaunch removes the one before soon after). */
+  async function appContainer(): Promise<string> {
     let ids: string[] = [];
     for (const deadline = Date.now() + 10_000; ids.length !== 1 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
       ids = (await docker(["ps", "-q", "--filter", `label=${RUN_LABEL}=${run}`, "--filter", `label=${LABEL_SITE}=${paid.site}`])).stdout.split("\n").filter(Boolean);
     }
     expect(ids).toHaveLength(1);
-    const [inspected] = JSON.parse((await docker(["inspect", ids[0]!])).stdout) as { HostConfig: { Memory: number } }[];
+    return ids[0]!;
+  }
+
+  /** The memory the Engine gave the app's running container. */
+  async function containerMemoryMb(): Promise<number> {
+    const [inspected] = JSON.parse((await docker(["inspect", await appContainer()])).stdout) as { HostConfig: { Memory: number } }[];
     return inspected!.HostConfig.Memory / MB;
+  }
+
+  /** The room left in the app's data volume as the app itself sees it (`df` inside the container). */
+  async function volumeRoomMb(): Promise<number> {
+    const { stdout } = await docker(["exec", await appContainer(), "df", "-m", "/data"]);
+    return Number(stdout.trim().split("\n").at(-1)!.trim().split(/\s+/)[3]);
   }
 
   beforeAll(async () => {
@@ -214,9 +226,14 @@ describe.skipIf(!engine.available)("a quantity lowered in the billing portal low
 
   it("lowered to 1 GB memory and 5 GB disk in the portal: disk at once, memory from the next deploy; the summary counts what is charged; buying back is possible", async () => {
     delivered(await stripe.updateSubscription(subscription, { price: stripe.priceIds.memory, quantity: 1 }));
+    expect(await volumeRoomMb()).toBeGreaterThan(9000);
     delivered(await stripe.updateSubscription(subscription, { price: stripe.priceIds.disk, quantity: 1 }));
 
-    // Disk at once: the limit the API reports and the one the app is measured against.
+    // Disk at once, before anyone asks the API: the app's volume has no more room than 5 GB.
+    for (const deadline = Date.now() + 5_000; (await volumeRoomMb()) > 5120; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      if (Date.now() > deadline) throw new Error(`the volume still has ${await volumeRoomMb()} MB of room after the disk was lowered to 5 GB`);
+    }
+    // The limit the API reports and the one the app is measured against.
     const lowered = await resources();
     expect(lowered.disk).toMatchObject({ limit_mb: 5120, units: 1 });
     expect(await storageLimit()).toBe(5120);

@@ -1,7 +1,9 @@
 import { inject, injectable } from "tsyringe";
+import { APP_LIMITS_CHANNEL, type AppLimitsChanged } from "../billing/app-limit-events.js";
 import { AppLimits } from "../billing/app-limits.js";
 import { conflict } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
+import { EVENTS, type EventBus } from "../ports/events.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
@@ -40,6 +42,7 @@ export class AppDisk {
   /** The limit each app's volume was last held to. */
   private readonly applied = new Map<string, number>();
   private watching = false;
+  private stopListening: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
   private closed = false;
@@ -51,6 +54,7 @@ export class AppDisk {
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AppLimits) private readonly limits: AppLimits,
+    @inject(EVENTS) private readonly events: EventBus,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -172,16 +176,26 @@ export class AppDisk {
     this.applied.delete(siteId);
   }
 
-  /** Starts measuring every running app every `diskCheckIntervalMs` (at server start, after recovery). */
+  /**
+   * Starts measuring every running app every `diskCheckIntervalMs` (at server start, after
+   * recovery), and applies a changed disk purchase (bought, or lowered in the billing portal) the
+   * moment billing says so.
+   */
   watch(): void {
     if (this.watching || this.closed || !this.availability.on) return;
     this.watching = true;
+    this.stopListening = this.events.subscribe(APP_LIMITS_CHANNEL, (event) => {
+      const siteId = (event as AppLimitsChanged).site_id;
+      this.applyLimit(siteId).catch((error: unknown) => console.error(`[reposite] applying the disk limit of app ${siteId} failed:`, error));
+    });
     this.schedule();
   }
 
   /** Stops the periodic measuring and waits for a check under way. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopListening?.();
+    this.stopListening = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.checking;
