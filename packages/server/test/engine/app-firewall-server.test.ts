@@ -95,7 +95,7 @@ describe.skipIf(!engine.available || !root)("app firewall in a real server proce
     await api(`/app/sites/${siteId}/deployment/deploy`, { method: "POST" });
     // Running means the server's health check reached the app through the firewall.
     const deployment = await until(() => api<{ status: string }>(`/app/sites/${siteId}/deployment`), (value) => value.status === "running" || value.status === "failed");
-    expect(deployment.status).toBe("running");
+    expect(deployment.status, JSON.stringify(deployment)).toBe("running");
     expect(await getWithHost(`${server.url}/app/`, `${slug}.localhost:${port}`)).toMatchObject({ status: 200, body: "probe\n" });
 
     const app = await appContainer();
