@@ -17,8 +17,9 @@ const RUN_LABEL = "reposite-test.run";
 /**
  * The app behind `/app/`, without dependencies (nothing installs in a build here). `/ws`: a
  * WebSocket echo (hand-written frame codec, as lenient as a careless app); `/ws-hold`: a WebSocket
- * that never answers and never closes its side; `/hold`: a response that never ends; `/slow?ms=`:
- * answers after that long; anything else: `{ ok: true }`.
+ * that never answers and never closes its side; `/hold`: a response that never ends; `/break`: resets
+ * the connection halfway through its answer; `/slow?ms=`: answers after that long; anything else
+ * (an upload too, unread): `{ ok: true }`.
  */
 const APP_JS = `
 const http = require("node:http");
@@ -32,6 +33,12 @@ const server = http.createServer((req, res) => {
   if (url.pathname === "/hold") {
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.write("data: held\\n\\n");
+    return;
+  }
+  if (url.pathname === "/break") {
+    res.writeHead(200, { "content-type": "text/plain", "content-length": "1000" });
+    res.write("part of an answer");
+    setTimeout(() => req.socket.resetAndDestroy(), 50);
     return;
   }
   if (url.pathname === "/slow") {

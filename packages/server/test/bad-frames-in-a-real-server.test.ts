@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { request } from "node:http";
 import { connect } from "node:net";
 import { dockerForTests, getWithHost } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +122,36 @@ describe.skipIf(!engine.available)("bad WebSocket frames sent to a real server",
     await echo(next);
     next.socket.destroy();
   }, 60_000);
+
+  it("closes only the connection of a peer that breaks off: an upload cut mid-body, a dropped event stream, an app that resets mid-answer", async () => {
+    // An upload that announces 10 MB, sends 64 KB and resets.
+    const upload = connect(rig.port, "127.0.0.1");
+    upload.on("error", () => undefined);
+    upload.write(`POST /app/upload HTTP/1.1\r\nhost: ${rig.appHost}\r\ncontent-type: application/octet-stream\r\ncontent-length: 10000000\r\n\r\n`);
+    upload.write(Buffer.alloc(64 * 1024), () => setTimeout(() => upload.resetAndDestroy(), 100));
+    // An event stream the app holds, dropped by the visitor after its first event.
+    const stream = connect(rig.port, "127.0.0.1");
+    stream.on("error", () => undefined);
+    stream.write(`GET /app/hold HTTP/1.1\r\nhost: ${rig.appHost}\r\n\r\n`);
+    await new Promise((resolve) => stream.once("data", resolve));
+    stream.resetAndDestroy();
+    // The app breaks off its own answer.
+    const broken = await new Promise<{ complete: boolean; received: string }>((resolve, reject) => {
+      const req = request(`${rig.server.url}/app/break`, { headers: { host: rig.appHost } }, (res) => {
+        let received = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (received += chunk));
+        res.on("error", () => undefined);
+        res.once("close", () => resolve({ complete: res.complete, received }));
+      });
+      req.once("error", reject);
+      req.end();
+    });
+    expect(broken).toEqual({ complete: false, received: "part of an answer" });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await healthy();
+    expect(await getWithHost(`${rig.server.url}/app/`, rig.appHost)).toMatchObject({ status: 200 });
+  }, 30_000);
 });
 
 /** TCP connections process `pid` holds to `port` (a container's published port), in any state. */
