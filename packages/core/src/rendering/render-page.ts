@@ -3,6 +3,7 @@ import type { Design, DesignLayout } from "../designs/design.js";
 import type { PageContent } from "../generation/page-content.js";
 import { BASE_CSS } from "./base-style.js";
 import { html, trustedHtml, type SafeHtml } from "./escape.js";
+import { plainText } from "./inline-text.js";
 import { fitLongWords, longWordCss } from "./long-words.js";
 import { bento } from "./layouts/bento.js";
 import { cards } from "./layouts/cards.js";
@@ -82,8 +83,8 @@ function document(ctx: RenderContext, layout: Layout, meta: { title: string; des
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${meta.title}</title>
-${meta.description ? html`<meta name="description" content="${meta.description}">\n` : ""}<meta name="color-scheme" content="${ctx.theme.scheme}">
+<title>${plainText(meta.title)}</title>
+${meta.description ? html`<meta name="description" content="${plainText(meta.description)}">\n` : ""}<meta name="color-scheme" content="${ctx.theme.scheme}">
 <meta name="theme-color" content="${ctx.theme.palette.background}">
 ${head ? html`${trustedHtml(head)}\n` : ""}<style>${trustedHtml(css.replace(/<\/style/gi, "<\\/style"))}</style>
 </head>

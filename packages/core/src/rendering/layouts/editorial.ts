@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from "../escape.js";
 import { headerRow, pageFrame } from "./frame.js";
+import { plainText } from "../inline-text.js";
 import type { Layout, RenderContext } from "./layout.js";
 import {
   aboutSections,
@@ -53,7 +54,7 @@ function articleHead(dateline: string, page: TextPageContent): SafeHtml {
 
 /** The first sentence of a text, for the pull quote. */
 function firstSentence(text: string): string {
-  const match = /^(.{20,220}?[.!?])(\s|$)/s.exec(text.trim());
+  const match = /^(.{20,220}?[.!?])(\s|$)/s.exec(plainText(text).trim());
   return (match?.[1] ?? text).replace(/`/g, "");
 }
 

@@ -1,6 +1,7 @@
 import type { AboutContent, AuthContent, FaqContent, LandingContent } from "../../generation/page-content.js";
 import type { PageKind } from "../../projects/project.js";
 import { html, joinHtml, type HtmlValue, type SafeHtml } from "../escape.js";
+import { inline } from "../inline-text.js";
 import { PAGE_PATHS } from "../site-context.js";
 import type { RenderContext } from "./layout.js";
 
@@ -253,11 +254,8 @@ export function pageHeader(className: string, page: TextPageContent, options: { 
   return html`<header class="${className}">${options.above}${pageTitle(page, options.leadClass)}</header>`;
 }
 
-/** Inline text with `code` spans. */
-export function inline(text: string): SafeHtml {
-  const parts = text.split(/`([^`\n]+)`/);
-  return joinHtml(parts.map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part)));
-}
+/** Inline text: `code` spans and `[label](https://…)` links (see inline-text.ts). */
+export { inline };
 
 /** Paragraphs from text with blank lines between them; blocks of `- ` lines become lists. */
 export function rich(text: string): SafeHtml {
