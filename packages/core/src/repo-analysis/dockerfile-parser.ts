@@ -1,32 +1,27 @@
+import { readDockerfileSyntax, type DockerfileInstruction } from "./formats/dockerfile.js";
+
+export type { DockerfileInstruction } from "./formats/dockerfile.js";
+
 /**
- * A Dockerfile parser that follows BuildKit's rules closely enough to answer "what does the final
- * image run and expose" without building it:
+ * What a Dockerfile means, evaluated by BuildKit's rules closely enough to answer "what does the final
+ * image run and expose" without building it. The syntax (directives, continuations, flags such as
+ * `--platform`/`--mount`/`--from`, heredocs) is read by `formats/dockerfile.ts`; this file evaluates:
  *
- * - parser directives at the top (`# escape=` and `# syntax=`), line continuations with the escape
- *   character (comment lines and empty lines inside a continuation are dropped, as BuildKit does);
  * - stages (`FROM [--platform=…] image [AS name]`), global `ARG`s before the first `FROM` (visible in
- *   `FROM` lines and to a stage only when it declares the `ARG` again), per-stage `ARG` and `ENV`
- *   (`k=v` pairs and the legacy `ENV k v`), `ENV` winning over an `ARG` of the same name;
+ *   `FROM` lines and to a stage only when it declares the `ARG` again), BuildKit's automatic platform
+ *   `ARG`s (`BUILDPLATFORM`, `TARGETARCH`…), per-stage `ARG` and `ENV` (`k=v` pairs and the legacy
+ *   `ENV k v`), `ENV` winning over an `ARG` of the same name;
  * - substitution `$VAR`, `${VAR}`, `${VAR:-word}`, `${VAR-word}`, `${VAR:+word}`, `${VAR+word}`,
- *   `${VAR:?msg}` in `FROM`, `ARG`, `ENV`, `EXPOSE`, `VOLUME`, `WORKDIR`, with quotes and the escape
- *   character handled like BuildKit's shell lexer; `RUN`, `CMD` and `ENTRYPOINT` are left as written;
+ *   `${VAR:?msg}` in `FROM`, `ARG`, `ENV`, `EXPOSE`, `VOLUME`, `WORKDIR`, `COPY`, with quotes and the
+ *   escape character handled like BuildKit's shell lexer; `RUN`, `CMD` and `ENTRYPOINT` are left as written;
  * - `CMD`/`ENTRYPOINT`/`SHELL` in exec form (a JSON array of strings) or shell form; `ENTRYPOINT`
  *   resets a `CMD` inherited from the base (not one set in the same stage);
  * - `FROM <earlier stage>` inherits that stage's `ENV`, `EXPOSE`, `CMD`, `ENTRYPOINT`, `SHELL`,
- *   `VOLUME`, `WORKDIR` (but not its `ARG`s).
+ *   `VOLUME`, `WORKDIR` and copies (but not its `ARG`s);
+ * - `COPY`/`ADD` sources and destinations, so readers can follow a config file into the image.
  *
- * Heredocs (`RUN <<EOF`) are not interpreted: their bodies are skipped so they are not mistaken for
- * instructions. `ONBUILD` triggers are not run.
+ * `RUN` is not run and `ONBUILD` triggers are not run.
  */
-
-export interface DockerfileInstruction {
-  /** Upper case, e.g. `RUN`. */
-  keyword: string;
-  /** Everything after the keyword, continuation lines joined, trimmed. */
-  args: string;
-  /** 1-based line the instruction starts on. */
-  line: number;
-}
 
 export type DockerCommand = { form: "exec"; args: string[] } | { form: "shell"; command: string };
 
@@ -71,11 +66,30 @@ export interface DockerStage {
   workdir: string;
   /** Arguments of the last `HEALTHCHECK` (inherited), null without one or after `HEALTHCHECK NONE`. */
   healthcheck: string | null;
+  /** `COPY`/`ADD` of this stage and of the earlier stages it is built `FROM`, in order. */
+  copies: DockerCopy[];
+  /** What the image at the root of the `FROM` chain brought along (a known base image); null when unknown. */
+  imageDefaults: ImageDefaults | null;
+}
+
+/** One `COPY` or `ADD`, variables substituted. */
+export interface DockerCopy {
+  /** `--from=` (a stage name or index, or an image); null when copied from the build context. */
+  from: string | null;
+  /** Sources as written (relative to the build context, or to the `--from` stage's root); `<<EOF` for a heredoc. */
+  sources: string[];
+  /** Absolute destination in the image (relative ones resolved against `WORKDIR`); ends in `/` for a folder. */
+  destination: string;
+  /** Heredoc bodies written by this instruction (`COPY <<EOF /etc/app.conf`). */
+  heredocs: Array<{ name: string; body: string }>;
+  line: number;
 }
 
 export interface ParsedDockerfile {
   /** The escape character from the `# escape=` directive. */
   escape: "\\" | "`";
+  /** Parser directives by lower-case name (`syntax`, `escape`, `check`). */
+  directives: Record<string, string>;
   /** `ARG`s before the first `FROM`, with their defaults. */
   globalArgs: Record<string, string | undefined>;
   /** Instructions before the first `FROM` (only `ARG` is meaningful there). */
@@ -89,65 +103,6 @@ export interface ParseDockerfileOptions {
 }
 
 const DEFAULT_SHELL = ["/bin/sh", "-c"];
-const DIRECTIVE = /^#\s*([a-zA-Z][a-zA-Z0-9]*)\s*=\s*(.+?)\s*$/;
-const HEREDOC = /<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/g;
-
-/** Splits the text into instructions, honouring directives, comments and continuations. */
-export function readInstructions(text: string): { escape: "\\" | "`"; instructions: DockerfileInstruction[] } {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  let escape: "\\" | "`" = "\\";
-  let index = 0;
-
-  // Parser directives: only at the very top, before any blank line, comment or instruction.
-  const seen = new Set<string>();
-  for (; index < lines.length; index++) {
-    const match = DIRECTIVE.exec(lines[index]!.trim());
-    if (!match) break;
-    const name = match[1]!.toLowerCase();
-    if (seen.has(name)) break;
-    seen.add(name);
-    if (name === "escape" && (match[2] === "\\" || match[2] === "`")) escape = match[2];
-    else if (name !== "syntax" && name !== "check" && name !== "escape") break;
-  }
-
-  const continuation = new RegExp(`${escape === "\\" ? "\\\\" : "`"}[ \\t]*$`);
-  const isComment = (line: string) => /^\s*#/.test(line);
-  const instructions: DockerfileInstruction[] = [];
-  for (; index < lines.length; index++) {
-    const raw = lines[index]!;
-    if (isComment(raw) || raw.trim() === "") continue;
-    const startLine = index + 1;
-    let line = raw.trimStart();
-    let continued = continuation.test(line);
-    line = line.replace(continuation, "");
-    while (continued && index + 1 < lines.length) {
-      const next = lines[++index]!;
-      if (isComment(next) || next.trim() === "") continue;
-      continued = continuation.test(next);
-      line += next.replace(continuation, "");
-    }
-    const match = /^(\S+)\s*([\s\S]*)$/.exec(line.trim());
-    if (!match) continue;
-    const instruction = { keyword: match[1]!.toUpperCase(), args: match[2]!.trim(), line: startLine };
-    instructions.push(instruction);
-    index = skipHeredocBodies(instruction, lines, index);
-  }
-  return { escape, instructions };
-}
-
-/** Heredocs are not interpreted, only stepped over: returns the index of the last line they use. */
-function skipHeredocBodies(instruction: DockerfileInstruction, lines: string[], index: number): number {
-  if (!["RUN", "COPY", "ADD"].includes(instruction.keyword)) return index;
-  for (const match of instruction.args.matchAll(HEREDOC)) {
-    const [, dash, , word] = match;
-    while (index + 1 < lines.length) {
-      const body = lines[++index]!;
-      if ((dash ? body.replace(/^\t+/, "") : body) === word || body.trim() === word) break;
-    }
-  }
-  return index;
-}
-
 /** A variable lookup: the value, or undefined when the variable is not set. */
 export type VariableLookup = (name: string) => string | undefined;
 
@@ -297,6 +252,7 @@ interface StageState {
   volumes: string[];
   workdir: string;
   healthcheck: string | null;
+  copies: DockerCopy[];
 }
 
 function emptyState(defaults?: ImageDefaults): StageState {
@@ -310,6 +266,7 @@ function emptyState(defaults?: ImageDefaults): StageState {
     volumes: [],
     workdir: "/",
     healthcheck: null,
+    copies: [],
   };
 }
 
@@ -324,6 +281,7 @@ function cloneState(stage: DockerStage): StageState {
     volumes: [...stage.volumes],
     workdir: stage.workdir,
     healthcheck: stage.healthcheck,
+    copies: [...stage.copies],
   };
 }
 
@@ -338,7 +296,7 @@ const PLATFORM_ARGS: Record<string, string> = {
 };
 
 export function parseDockerfile(text: string, options: ParseDockerfileOptions = {}): ParsedDockerfile {
-  const { escape, instructions } = readInstructions(text);
+  const { escape, directives, instructions } = readDockerfileSyntax(text);
   const globalArgs = new Map<string, string | undefined>();
   const preamble: DockerfileInstruction[] = [];
   const stages: DockerStage[] = [];
@@ -354,6 +312,7 @@ export function parseDockerfile(text: string, options: ParseDockerfileOptions = 
     args: Map<string, string | undefined>;
     /** A `CMD` was set in this stage, so a later `ENTRYPOINT` keeps it. */
     cmdSet: boolean;
+    imageDefaults: ImageDefaults | null;
   }
   let current: OpenStage | null = null;
   const finish = (open: OpenStage) => {
@@ -375,6 +334,8 @@ export function parseDockerfile(text: string, options: ParseDockerfileOptions = 
       volumes: state.volumes,
       workdir: state.workdir,
       healthcheck: state.healthcheck,
+      copies: state.copies,
+      imageDefaults: open.parent ? open.parent.imageDefaults : open.imageDefaults,
     });
   };
 
@@ -386,15 +347,17 @@ export function parseDockerfile(text: string, options: ParseDockerfileOptions = 
       const asIndex = words.findIndex((word) => word.toLowerCase() === "as");
       const nameWord = asIndex >= 0 ? words[asIndex + 1] : undefined;
       const parent = stages.find((stage) => stage.name !== null && stage.name === from.toLowerCase());
+      const imageDefaults = parent ? null : options.imageDefaults?.(from) ?? null;
       current = {
         index: stages.length,
         name: nameWord ? expandWord(nameWord, globalLookup, escape).toLowerCase() : null,
         from,
         parent,
         instructions: [],
-        state: parent ? cloneState(parent) : emptyState(options.imageDefaults?.(from)),
+        state: parent ? cloneState(parent) : emptyState(imageDefaults ?? undefined),
         args: new Map(),
         cmdSet: false,
+        imageDefaults,
       };
       continue;
     }
@@ -473,11 +436,17 @@ export function parseDockerfile(text: string, options: ParseDockerfileOptions = 
       case "HEALTHCHECK":
         state.healthcheck = /^none$/i.test(instruction.args) ? null : instruction.args;
         break;
+      case "COPY":
+      case "ADD": {
+        const copy = readCopy(instruction, state.workdir, (word) => expandWord(word, lookup, escape), escape);
+        if (copy) state.copies.push(copy);
+        break;
+      }
     }
   }
   if (current) finish(current);
 
-  return { escape, globalArgs: Object.fromEntries(globalArgs), preamble, stages };
+  return { escape, directives, globalArgs: Object.fromEntries(globalArgs), preamble, stages };
 }
 
 /**
@@ -501,6 +470,30 @@ function nameValuePairs(
     if (eq === -1) return [word, undefined];
     return [word.slice(0, eq), expandWord(word.slice(eq + 1), lookup, escape)];
   });
+}
+
+/** `COPY [--from=…] src… dest` (shell or JSON form); null for a `COPY` with nothing to copy. */
+function readCopy(
+  instruction: DockerfileInstruction,
+  workdir: string,
+  expand: (word: string) => string,
+  escape: "\\" | "`"
+): DockerCopy | null {
+  const json = parseCommand(instruction.args);
+  const words =
+    json.form === "exec" ? json.args.map(expand) : splitWords(instruction.args, escape).map(expand);
+  if (words.length < 2) return null;
+  const target = words.at(-1)!;
+  const from = instruction.flags.find((flag) => flag.name === "from")?.value ?? null;
+  const absolute = target.startsWith("/") ? target : `${workdir.replace(/\/$/, "")}/${target}`;
+  const folder = absolute.endsWith("/") || words.length > 2;
+  return {
+    from: from === null ? null : expand(from),
+    sources: words.slice(0, -1),
+    destination: folder && !absolute.endsWith("/") ? `${absolute}/` : absolute,
+    heredocs: instruction.heredocs,
+    line: instruction.line,
+  };
 }
 
 /** `3000`, `8080/tcp`, `53/udp`, `8000-8010/tcp`; null when it is not a port. */

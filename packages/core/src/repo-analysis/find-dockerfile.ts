@@ -1,3 +1,4 @@
+import { asMap, asText, readYaml, type YamlValue } from "./formats/yaml.js";
 import type { SourceTree } from "./source-tree.js";
 
 export interface FoundDockerfile {
@@ -133,19 +134,14 @@ export interface ComposeService {
 
 /** The services of a compose file; none when it cannot be read. */
 export function readComposeServices(text: string): ComposeService[] {
-  let document: YamlValue;
-  try {
-    document = parseYaml(text);
-  } catch {
-    return [];
-  }
+  const document = readYaml(text);
   const services = asMap(asMap(document)?.services);
   if (!services) return [];
   return Object.entries(services).map(([name, value]) => {
     const service = asMap(value) ?? {};
     return {
       name,
-      image: typeof service.image === "string" ? service.image : null,
+      image: asText(service.image),
       build: composeBuild(service.build),
       environment: composeEnvironment(service.environment),
       memoryLimitMb: parseMemory(asMap(asMap(asMap(service.deploy)?.resources)?.limits)?.memory ?? service.mem_limit ?? null),
@@ -179,15 +175,16 @@ function composeBuild(build: YamlValue | undefined): ComposeService["build"] {
   if (typeof build === "string") return { context: build, dockerfile: "Dockerfile" };
   const map = asMap(build);
   if (!map) return null;
-  const context = typeof map.context === "string" ? map.context : ".";
-  const dockerfile = typeof map.dockerfile === "string" ? map.dockerfile : "Dockerfile";
+  const context = asText(map.context) ?? ".";
+  const dockerfile = asText(map.dockerfile) ?? "Dockerfile";
   return { context, dockerfile };
 }
 
 function composeEnvironment(environment: YamlValue | undefined): ComposeService["environment"] {
   if (Array.isArray(environment)) {
     return environment
-      .filter((item): item is string => typeof item === "string")
+      .map(asText)
+      .filter((item): item is string => item !== null)
       .map((item) => {
         const eq = item.indexOf("=");
         return eq === -1 ? { name: item.trim(), value: null } : { name: item.slice(0, eq).trim(), value: item.slice(eq + 1) };
@@ -196,13 +193,14 @@ function composeEnvironment(environment: YamlValue | undefined): ComposeService[
   }
   const map = asMap(environment);
   if (!map) return [];
-  return Object.entries(map).map(([name, value]) => ({ name, value: typeof value === "string" ? value : null }));
+  return Object.entries(map).map(([name, value]) => ({ name, value: asText(value) }));
 }
 
 /** `1g`, `512M`, `1.5gb`, `268435456` (bytes) → MB; null when unreadable. */
 export function parseMemory(value: YamlValue | undefined): number | null {
-  if (typeof value !== "string") return null;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(value);
+  const text = asText(value);
+  if (text === null) return null;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(text);
   if (!match) return null;
   const amount = Number(match[1]);
   const unit = match[2]!.toLowerCase();
@@ -217,243 +215,6 @@ export function parseMemory(value: YamlValue | undefined): number | null {
       ? amount / 1024
       : amount / 1024 / 1024;
   return Math.round(mb);
-}
-
-// ---------------------------------------------------------------------------------------------
-// A small YAML reader: enough for compose files, without a dependency.
-//
-// Reads block mappings and sequences by indentation (sequences may sit at their key's indentation,
-// and `- key: value` items open a mapping), plain/single-/double-quoted scalars, one-line flow
-// collections (`[a, b]`, `{a: 1}`), anchors, aliases and the `<<` merge key, tags (`!reset`, ignored)
-// and comments. Limits: scalars are strings (numbers and booleans too; `null`/`~`/empty are null);
-// one document; no multi-line plain or quoted scalars and no multi-line flow collections; block
-// scalars (`|`, `>`) are joined roughly (comment-like and blank lines inside them are dropped).
-
-export type YamlValue = string | null | YamlValue[] | { [key: string]: YamlValue };
-
-interface YamlLine {
-  indent: number;
-  text: string;
-}
-
-export function parseYaml(text: string): YamlValue {
-  const lines: YamlLine[] = [];
-  for (const raw of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
-    if (/^(---|\.\.\.)(\s|$)/.test(raw)) {
-      if (lines.length > 0) break;
-      continue;
-    }
-    const stripped = stripComment(raw).trimEnd();
-    if (stripped.trim() === "") continue;
-    if (/^\t/.test(stripped)) throw new Error("[repo-analysis] [yaml] tabs are not allowed for indentation");
-    lines.push({ indent: stripped.length - stripped.trimStart().length, text: stripped.trim() });
-  }
-  const reader = new YamlReader(lines);
-  return lines.length === 0 ? null : reader.block(lines[0]!.indent);
-}
-
-function stripComment(line: string): string {
-  let quote: string | null = null;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote) {
-      if (ch === quote) quote = null;
-    } else if ((ch === '"' || ch === "'") && (i === 0 || /[\s:,[{-]/.test(line[i - 1]!))) {
-      quote = ch;
-    } else if (ch === "#" && (i === 0 || /\s/.test(line[i - 1]!))) {
-      return line.slice(0, i);
-    }
-  }
-  return line;
-}
-
-const isSequenceItem = (text: string) => text === "-" || text.startsWith("- ");
-
-class YamlReader {
-  private index = 0;
-  private readonly anchors = new Map<string, YamlValue>();
-  constructor(private readonly lines: YamlLine[]) {}
-
-  private get line(): YamlLine | undefined {
-    return this.lines[this.index];
-  }
-
-  block(indent: number): YamlValue {
-    const line = this.line;
-    if (!line || line.indent < indent) return null;
-    return isSequenceItem(line.text) ? this.sequence(line.indent) : this.mapping(line.indent);
-  }
-
-  private sequence(indent: number): YamlValue[] {
-    const items: YamlValue[] = [];
-    while (this.line && this.line.indent === indent && isSequenceItem(this.line.text)) {
-      const line = this.line;
-      const rest = line.text.slice(1).trimStart();
-      if (rest === "") {
-        this.index++;
-        items.push(this.nested(indent));
-      } else if (isSequenceItem(rest) || splitKey(rest)) {
-        // `- key: value` or `- - x`: the rest opens a block at its own column.
-        this.lines[this.index] = { indent: indent + (line.text.length - rest.length), text: rest };
-        items.push(this.block(indent + 1));
-      } else {
-        this.index++;
-        items.push(this.value(rest, indent));
-      }
-    }
-    return items;
-  }
-
-  private mapping(indent: number): { [key: string]: YamlValue } {
-    const map: { [key: string]: YamlValue } = {};
-    const merged: Array<{ [key: string]: YamlValue }> = [];
-    while (this.line && this.line.indent === indent && !isSequenceItem(this.line.text)) {
-      const entry = splitKey(this.line.text);
-      if (!entry) throw new Error(`[repo-analysis] [yaml] expected "key: value", got: ${this.line.text}`);
-      this.index++;
-      const value = this.value(entry.rest, indent);
-      if (entry.key === "<<") {
-        for (const source of Array.isArray(value) ? value : [value]) {
-          const sourceMap = asMap(source);
-          if (sourceMap) merged.push(sourceMap);
-        }
-      } else {
-        map[entry.key] = value;
-      }
-    }
-    // Merged keys never override keys written in the mapping itself.
-    return merged.length === 0 ? map : Object.assign({}, ...merged.reverse(), map);
-  }
-
-  /** The value after `key:` or `- ` on a line at `indent`; reads nested lines when it is empty. */
-  private value(rest: string, indent: number): YamlValue {
-    let text = rest.replace(/^!\S*\s*/, "");
-    let anchor: string | null = null;
-    const anchorMatch = /^&(\S+)\s*/.exec(text);
-    if (anchorMatch) {
-      anchor = anchorMatch[1]!;
-      text = text.slice(anchorMatch[0].length).replace(/^!\S*\s*/, "");
-    }
-    let value: YamlValue;
-    if (text === "") value = this.nested(indent);
-    else if (text.startsWith("*")) value = this.anchors.get(text.slice(1).trim()) ?? null;
-    else if (/^[|>][+-]?\d*$/.test(text)) value = this.blockScalar(indent, text.startsWith(">") ? " " : "\n");
-    else value = scalarOrFlow(text);
-    if (anchor !== null) this.anchors.set(anchor, value);
-    return value;
-  }
-
-  /** A block below a key: deeper lines, or a sequence at the key's own indentation. */
-  private nested(indent: number): YamlValue {
-    const next = this.line;
-    if (!next) return null;
-    if (next.indent > indent) return this.block(next.indent);
-    if (next.indent === indent && isSequenceItem(next.text)) return this.sequence(indent);
-    return null;
-  }
-
-  private blockScalar(indent: number, joiner: string): string {
-    const parts: string[] = [];
-    while (this.line && this.line.indent > indent) {
-      parts.push(this.line.text);
-      this.index++;
-    }
-    return parts.join(joiner);
-  }
-}
-
-/** `key: rest` (the key may be quoted); null when the text is not a mapping entry. */
-function splitKey(text: string): { key: string; rest: string } | null {
-  const quoted = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*:(?:\s+|$)/.exec(text);
-  if (quoted) return { key: scalar(quoted[1]!) ?? "", rest: text.slice(quoted[0].length).trim() };
-  if (/^[[{"'&*!|>]/.test(text)) return null;
-  const match = /^([^#"']*?)\s*:(?:\s+|$)/.exec(text);
-  if (!match || match[1] === "") return null;
-  return { key: match[1]!, rest: text.slice(match[0].length).trim() };
-}
-
-function scalarOrFlow(text: string): YamlValue {
-  if (text.startsWith("[") || text.startsWith("{")) {
-    try {
-      const reader = { text, pos: 0 };
-      const value = flowValue(reader);
-      if (reader.pos >= text.trimEnd().length) return value;
-    } catch {
-      // not a one-line flow collection: read it as a plain scalar
-    }
-  }
-  return scalar(text);
-}
-
-function scalar(text: string): string | null {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('"') && trimmed.endsWith('"') && trimmed.length >= 2) {
-    try {
-      return JSON.parse(trimmed.replace(/\\x([0-9a-fA-F]{2})/g, "\\u00$1").replace(/\t/g, "\\t")) as string;
-    } catch {
-      return trimmed.slice(1, -1);
-    }
-  }
-  if (trimmed.startsWith("'") && trimmed.endsWith("'") && trimmed.length >= 2) return trimmed.slice(1, -1).replaceAll("''", "'");
-  if (trimmed === "" || trimmed === "~" || trimmed === "null" || trimmed === "Null" || trimmed === "NULL") return null;
-  return trimmed;
-}
-
-function flowValue(reader: { text: string; pos: number }): YamlValue {
-  const skipSpace = () => {
-    while (reader.pos < reader.text.length && /\s/.test(reader.text[reader.pos]!)) reader.pos++;
-  };
-  skipSpace();
-  const open = reader.text[reader.pos];
-  if (open === "[" || open === "{") {
-    reader.pos++;
-    const close = open === "[" ? "]" : "}";
-    const items: YamlValue[] = [];
-    const map: { [key: string]: YamlValue } = {};
-    for (;;) {
-      skipSpace();
-      if (reader.text[reader.pos] === close) {
-        reader.pos++;
-        break;
-      }
-      if (reader.pos >= reader.text.length) throw new Error("[repo-analysis] [yaml] unclosed flow collection");
-      const start = reader.pos;
-      const item = flowValue(reader);
-      skipSpace();
-      if (open === "{" || reader.text[reader.pos] === ":") {
-        let value: YamlValue = null;
-        if (reader.text[reader.pos] === ":") {
-          reader.pos++;
-          value = flowValue(reader);
-        }
-        if (open === "{") map[typeof item === "string" ? item : String(item)] = value;
-        else items.push({ [typeof item === "string" ? item : String(item)]: value });
-      } else {
-        items.push(item);
-      }
-      skipSpace();
-      if (reader.text[reader.pos] === ",") reader.pos++;
-      else if (reader.pos === start) throw new Error("[repo-analysis] [yaml] unexpected character in flow collection");
-    }
-    return open === "[" ? items : map;
-  }
-  const quote = reader.text[reader.pos];
-  if (quote === '"' || quote === "'") {
-    const pattern = quote === '"' ? /^"(?:[^"\\]|\\.)*"/ : /^'(?:[^']|'')*'/;
-    const match = pattern.exec(reader.text.slice(reader.pos));
-    if (match) {
-      reader.pos += match[0].length;
-      return scalar(match[0]);
-    }
-  }
-  const plain = /^[^,\]}]*?(?=\s*(?::\s|:$|[,\]}]|$))/.exec(reader.text.slice(reader.pos));
-  const word = plain?.[0] ?? "";
-  reader.pos += word.length;
-  return scalar(word);
-}
-
-export function asMap(value: YamlValue | undefined): { [key: string]: YamlValue } | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeDockerfile, shellQuote } from "../../src/repo-analysis/dockerfile-analysis.js";
-import { expandWord, parseDockerfile, readInstructions } from "../../src/repo-analysis/dockerfile-parser.js";
+import { expandWord, parseDockerfile } from "../../src/repo-analysis/dockerfile-parser.js";
+import { readDockerfileSyntax } from "../../src/repo-analysis/formats/dockerfile.js";
 import type { DockerfileAnalysis } from "../../src/repo-analysis/repo-check.js";
 
 const lines = (...text: string[]) => text.join("\n");
@@ -347,12 +348,12 @@ describe("parseDockerfile", () => {
   });
 
   it("joins continuations and reads the escape directive", () => {
-    expect(readInstructions("# escape=`\nFROM a\nRUN echo one `\n  two\n").instructions).toEqual([
+    expect(readDockerfileSyntax("# escape=`\nFROM a\nRUN echo one `\n  two\n").instructions).toMatchObject([
       { keyword: "FROM", args: "a", line: 2 },
       { keyword: "RUN", args: "echo one   two", line: 3 },
     ]);
     // A directive after a comment is only a comment: the backslash stays the escape character.
-    expect(readInstructions("# hello\n# escape=`\nFROM a\nRUN x \\\n y").escape).toBe("\\");
+    expect(readDockerfileSyntax("# hello\n# escape=`\nFROM a\nRUN x \\\n y").escape).toBe("\\");
   });
 
   it("records ports with their protocol and ranges, and what did not resolve", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findDockerfile, parseMemory, parseYaml, readComposeServices } from "../../src/repo-analysis/find-dockerfile.js";
+import { findDockerfile, parseMemory, readComposeServices } from "../../src/repo-analysis/find-dockerfile.js";
+import { readYaml } from "../../src/repo-analysis/formats/yaml.js";
 import { sourceTreeFromFiles } from "../../src/repo-analysis/source-tree.js";
 
 const tree = (...paths: string[]) => sourceTreeFromFiles(Object.fromEntries(paths.map((path) => [path, "FROM scratch\n"])));
@@ -141,8 +142,8 @@ describe("readComposeServices", () => {
   });
 });
 
-describe("parseYaml", () => {
-  it("reads the subset compose files use", () => {
+describe("readYaml", () => {
+  it("reads what compose files use, multi-line flow collections and plain scalars too", () => {
     const text = [
       "list:",
       "  - a",
@@ -165,18 +166,31 @@ describe("parseYaml", () => {
       "compact:",
       "- one",
       "- two",
+      "command: [",
+      '  "npm", "start"]',
+      "description: a plain scalar",
+      "  over two lines",
     ].join("\n");
-    expect(parseYaml(text)).toEqual({
-      list: ["a", "b: c", { key: "1", other: "two" }, { nested: "yes" }],
-      flow: ["1", "two", { three: "3" }],
+    expect(readYaml(text)).toEqual({
+      list: ["a", "b: c", { key: 1, other: "two" }, { nested: "yes" }],
+      flow: [1, "two", { three: 3 }],
       map: { a: "x", b: ["y", "z"] },
-      block: "line one\nline two",
+      block: "line one\nline two\n",
       tagged: null,
-      base: { x: "1", y: "2" },
-      derived: { x: "1", y: "3" },
+      base: { x: 1, y: 2 },
+      derived: { x: 1, y: 3 },
       empty: null,
       compact: ["one", "two"],
+      command: ["npm", "start"],
+      description: "a plain scalar over two lines",
     });
+  });
+
+  it("answers null for text that is not YAML, and refuses alias bombs", () => {
+    expect(readYaml("services: [unclosed")).toBeNull();
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]", "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]", "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]"].join("\n");
+    expect(() => readYaml(bomb)).not.toThrow();
+    expect(readYaml(bomb)).toBeNull();
   });
 });
 
