@@ -2,6 +2,8 @@ import { connect } from "node:net";
 import { request } from "node:http";
 import { dockerForTests, getWithHost } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../src/config-from-env.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../src/start-server.js";
 import { rawWebSocket, startServerWithApps, type AppsInARealServer } from "./apps-in-a-real-server.js";
 
 // SIGTERM to a real `reposite serve` while an app on the engine holds proxied connections open
@@ -11,6 +13,16 @@ import { rawWebSocket, startServerWithApps, type AppsInARealServer } from "./app
 // it left running serves again, as after a kill -9.
 
 const engine = await dockerForTests();
+
+describe("REPOSITE_SHUTDOWN_TIMEOUT_SECONDS", () => {
+  it("defaults to 10 s, takes whole seconds, and refuses anything else with a message naming it", () => {
+    expect(settingsFromEnv({}).shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(settingsFromEnv({ REPOSITE_SHUTDOWN_TIMEOUT_SECONDS: "30" }).shutdownTimeoutMs).toBe(30_000);
+    for (const bad of ["0", "-1", "2.5", "ten"]) {
+      expect(() => settingsFromEnv({ REPOSITE_SHUTDOWN_TIMEOUT_SECONDS: bad })).toThrow(`REPOSITE_SHUTDOWN_TIMEOUT_SECONDS must be a whole number of at least 1, not "${bad}"`);
+    }
+  });
+});
 
 const SHUTDOWN_SECONDS = 4;
 
