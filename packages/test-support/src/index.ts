@@ -78,3 +78,13 @@ export { startPebble, type Pebble, type PebbleOptions } from "./pebble.js";
 export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
+export {
+  loadRepoCorpus,
+  judgeRepoCheck,
+  type CorpusEntry,
+  type CorpusEntryFile,
+  type CorpusExpectation,
+  type CorpusOrigin,
+  type CorpusVerdict,
+  type RepoCheckAnswer,
+} from "./repo-corpus/index.js";
