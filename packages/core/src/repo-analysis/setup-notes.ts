@@ -2,7 +2,7 @@ import { analyzeParsedDockerfile, knownImageDefaults } from "./dockerfile-analys
 import { finalStage, parseDockerfile, type ParsedDockerfile } from "./dockerfile-parser.js";
 import { COMPOSE_FILES, composeAppServices, parseMemory, readComposeServices } from "./find-dockerfile.js";
 import type { SetupNote } from "./repo-check.js";
-import { EXAMPLE_ENV_FILES } from "./setup-vars.js";
+import { EXAMPLE_ENV_FILES } from "./settings/env-files.js";
 import type { SourceTree } from "./source-tree.js";
 
 /** Memory of the free tier, in MB. */

@@ -103,11 +103,12 @@ describe("findSetupVars: example env files", () => {
       ),
     });
     expect(result).toEqual<SetupVar[]>([
-      { name: "MAIL_PASSWORD", required: true, description: "", input: "secret", value: "" },
       { name: "REGION_CODE", required: true, description: "", input: "secret", value: "" },
       { name: "SUPPORT_EMAIL", required: true, description: "", input: "secret", value: "" },
       { name: "TEAM_NAME", required: true, description: "", input: "secret", value: "" },
       { name: "THEME", required: true, description: "", input: "secret", value: "" },
+      // E-mail is a service apps run without: not required, however its example looks.
+      { name: "MAIL_PASSWORD", required: false, description: "", input: "secret", value: "" },
       { name: "SITE_TITLE", required: false, description: "", input: "auto", value: "My site" },
     ]);
   });
@@ -194,14 +195,14 @@ describe("findSetupVars: classification", () => {
       { name: "REDIS_URL", input: "secret", value: "" },
       { name: "SECRET_KEY", input: "generate", value: "" },
       { name: "SECRET_KEY_BASE", input: "generate", value: "" },
-      { name: "SMTP_HOST", input: "secret", value: "" },
-      { name: "SMTP_PASSWORD", input: "secret", value: "" },
       { name: "STRIPE_WEBHOOK_SECRET", input: "secret", value: "" },
       { name: "TELEGRAM_BOT_TOKEN", input: "secret", value: "" },
       { name: "WEBHOOK_SECRET", input: "secret", value: "" },
       { name: "AWS_REGION", input: "auto", value: "eu-west-1" },
       { name: "DB_PORT", input: "auto", value: "5432" },
       { name: "OPENAI_MODEL", input: "auto", value: "gpt-4o-mini" },
+      { name: "SMTP_HOST", input: "secret", value: "" },
+      { name: "SMTP_PASSWORD", input: "secret", value: "" },
       { name: "SMTP_PORT", input: "auto", value: "587" },
     ]);
   });
@@ -352,8 +353,8 @@ describe("findSetupVars: other sources", () => {
 describe("findSetupVars: merging", () => {
   it("merges by name: first description, required if any source requires it, sorted required first", () => {
     const result = vars({
-      "app.json": JSON.stringify({ env: { MAILER_FROM: { description: "Sender address", value: "Acme <hello@acme.test>" } } }),
-      ".env.example": lines("# Sender of every email", "MAILER_FROM=", "# How many items per page", "PAGE_SIZE=20"),
+      "app.json": JSON.stringify({ env: { BRAND_NAME: { description: "Shown in the header", value: "Acme" } } }),
+      ".env.example": lines("# The name on every page", "BRAND_NAME=", "# How many items per page", "PAGE_SIZE=20"),
       "docker-compose.yml": lines(
         "services:",
         "  web:",
@@ -364,8 +365,8 @@ describe("findSetupVars: merging", () => {
       ),
     });
     expect(result).toEqual<SetupVar[]>([
+      { name: "BRAND_NAME", required: true, description: "Shown in the header", input: "auto", value: "Acme" },
       { name: "JWT_SECRET", required: true, description: "", input: "generate", value: "" },
-      { name: "MAILER_FROM", required: true, description: "Sender address", input: "auto", value: "Acme <hello@acme.test>" },
       { name: "PAGE_SIZE", required: false, description: "How many items per page", input: "auto", value: "20" },
     ]);
   });
