@@ -1,69 +1,57 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { BuildFailure, LABEL_RUN, type BuildRequest, type BuiltImage } from "@reposite/core";
+import { BuildFailure, LABEL_RUN, type BuildRequest, type BuiltImage, type FailedBuildStep } from "@reposite/core";
 import type Docker from "dockerode";
-import { pack } from "tar-stream";
-import { appendLabels, withLabelInstruction } from "./build-labels.js";
-import { BuildLeftovers } from "./build-leftovers.js";
-import { BuildLogLines } from "./build-log-lines.js";
+import type { BuildCache } from "./build-cache.js";
+import type { BuildMemoryLimit } from "./build-memory-limit.js";
+import { BuildkitProgress } from "./buildkit-progress.js";
+import { decodeBuildkitStatus } from "./buildkit-status.js";
+import { buildkitStepLine } from "./buildkit-step-line.js";
+import { withDockerfile } from "./dockerfile-in-context.js";
+import { ignoreSyntaxDirective } from "./syntax-directive.js";
 
-/** One JSON message of the Engine's `/build` stream. */
+/** One JSON message of the Engine's `/build` stream with BuildKit. */
 interface BuildEvent {
-  stream?: string;
-  status?: string;
   id?: string;
-  progressDetail?: { current?: number };
-  aux?: { ID?: string };
+  aux?: string | { ID?: string };
+  stream?: string;
   error?: string;
-  errorDetail?: { code?: number; message?: string };
+  errorDetail?: { message?: string };
 }
 
-const MiB = 1024 * 1024;
+/** What a build needs of the runtime beyond the Engine. */
+export interface BuildHelpers {
+  /** Holds each step to the build's memory; null when it cannot (then a line in the log says so). */
+  memory: BuildMemoryLimit | { reason: string };
+  cache: BuildCache;
+}
 
 /** The exit code of a step the kernel's OOM killer ended (SIGKILL, 128 + 9). */
 const OOM_EXIT_CODE = 137;
 
 /**
- * Builds with the Engine's classic builder (`version=1`: it honours `memory` and `memswap`, which
- * BuildKit's `/build` ignores). `memswap` equal to `memory` gives the build no swap, so a step
- * that outgrows the limit is killed (exit code 137) instead of thrashing the server. On timeout
- * or abort the request is torn down: the Engine sees the client leave, kills the running step's
- * container and removes it. The labels go as one `LABEL` line at the end of the Dockerfile (one
- * step instead of one per label), and all but the run's after each `FROM`, so every image and
- * container the build makes is the app's; when the Dockerfile is not a file of the context (a
- * link), a second build from the image adds them. Whatever the build made but the image it
- * answers stands on is removed when it ends, failed and stopped builds included (build-leftovers.ts).
+ * Builds with BuildKit through the Engine API (`POST /build?version=2`, the context as the tar
+ * body): `RUN --mount`, `FROM --platform=$BUILDPLATFORM` and the rest of today's Dockerfiles work.
+ * The progress arrives as BuildKit's trace, decoded into readable lines (buildkit-progress.ts);
+ * a failure carries its step, that step's Dockerfile line and its last output. A `# syntax=` line
+ * is turned into a comment so the Engine's own frontend builds (no registry is needed). The labels
+ * go on the image's config (BuildKit adds them without a step); BuildKit makes no intermediate
+ * images, and the cache records it keeps are noted per app (build-cache.ts). Memory is held per
+ * step by build-memory-limit.ts (BuildKit ignores the `memory` option). On timeout or cancel the
+ * request is torn down, and BuildKit stops the running step.
  */
-export async function buildImage(docker: Docker, request: BuildRequest): Promise<BuiltImage> {
+export async function buildImage(docker: Docker, request: BuildRequest, helpers: BuildHelpers): Promise<BuiltImage> {
   const source = toNodeStream(request.context);
   if (request.signal?.aborted) {
     source.destroy();
     throw new BuildFailure("The build was cancelled.", "cancelled");
   }
-  // Every stage is labelled too, without the run (which would miss the cache at each build).
-  const stageLabels = Object.fromEntries(Object.entries(request.labels).filter(([key]) => key !== LABEL_RUN));
-  const leftovers = Object.keys(stageLabels).length > 0 ? new BuildLeftovers(docker, stageLabels) : null;
-  let built: BuiltImage;
-  try {
-    built = await build(docker, request, source, stageLabels, leftovers);
-  } catch (error) {
-    await leftovers?.removeAfterStop().catch(() => undefined);
-    throw error;
-  }
-  await leftovers?.remove(built.id).catch(() => undefined);
-  return built;
-}
-
-async function build(
-  docker: Docker,
-  request: BuildRequest,
-  source: Readable,
-  stageLabels: Record<string, string>,
-  leftovers: BuildLeftovers | null,
-): Promise<BuiltImage> {
-  const hasLabels = Object.keys(request.labels).length > 0;
-  const labelled = hasLabels ? withLabelInstruction(source, request.dockerfile, request.labels, stageLabels) : null;
-  const context = labelled?.context ?? source;
+  let ignored: string | null = null;
+  const read = withDockerfile(source, request.dockerfile, (text) => {
+    const result = ignoreSyntaxDirective(text);
+    ignored = result.image;
+    return result.text;
+  });
   const stop = new AbortController();
   let stopped: "timeout" | "cancelled" | null = null;
   const cancel = () => {
@@ -75,26 +63,23 @@ async function build(
     stop.abort();
   }, request.timeoutMs);
   request.signal?.addEventListener("abort", cancel, { once: true });
-  const stoppedFailure = () =>
-    stopped === "timeout"
-      ? new BuildFailure(`The build took longer than its limit of ${Math.round(request.timeoutMs / 1000)} s and was stopped.`, "timeout")
-      : new BuildFailure("The build was cancelled.", "cancelled");
 
-  const lines = new BuildLogLines(request.onLog);
+  const progress = new BuildkitProgress(request.onLog);
+  const memory = helpers.memory;
+  const release = "hold" in memory ? await memory.hold(request.memoryMb) : null;
+  if ("reason" in memory) request.onLog(`Build memory is not limited here: ${memory.reason}.`);
+  const since = Date.now();
   let imageId: string | null = null;
-  let failure: BuildEvent | null = null;
+  let failure: string | null = null;
+  let announced = false;
   try {
-    const bytes = request.memoryMb * MiB;
-    const output = (await docker.buildImage(context, {
+    const output = (await docker.buildImage(read.context, {
       t: request.tag,
       dockerfile: request.dockerfile,
-      labels: labelled ? {} : request.labels,
+      labels: request.labels,
       buildargs: request.buildArgs ?? {},
-      memory: bytes,
-      memswap: bytes,
-      rm: true,
-      forcerm: true,
-      version: "1",
+      // A number, not "2": dockerode opens a gRPC session for `version: "2"`, which nothing here needs.
+      version: 2 as unknown as "2",
       abortSignal: stop.signal,
     })) as NodeJS.ReadableStream & { destroy(): void };
     const tearDown = () => output.destroy();
@@ -105,67 +90,61 @@ async function build(
         output,
         (error: Error | null) => (error ? reject(error) : resolve()),
         (event: BuildEvent) => {
-          if (event.stream) {
-            lines.push(event.stream);
-            leftovers?.read(event.stream);
+          // Said once the context reached the Engine, where the Dockerfile was read.
+          if (!announced && ignored) {
+            announced = true;
+            request.onLog(`Ignoring "# syntax=${ignored}": the Engine's built-in Dockerfile frontend builds it (no registry is needed).`);
           }
-          else if (event.status && !event.progressDetail?.current) lines.push(`${event.id ? `${event.id}: ` : ""}${event.status}\n`);
-          if (event.aux?.ID) imageId = event.aux.ID;
-          if (event.error || event.errorDetail) failure = event;
+          if (event.id === "moby.buildkit.trace" && typeof event.aux === "string") progress.push(decodeBuildkitStatus(event.aux));
+          else if (event.id === "moby.image.id" && typeof event.aux === "object") imageId = event.aux.ID ?? null;
+          if (event.error || event.errorDetail) failure = event.errorDetail?.message ?? event.error ?? "The build failed.";
         },
       );
     });
-    lines.end();
+    progress.end();
   } catch (error) {
-    lines.end();
-    context.destroy();
+    progress.end();
+    read.context.destroy();
     source.destroy();
-    if (stopped) throw stoppedFailure();
+    if (stopped) throw stoppedFailure(request, stopped, failedStep(progress, read.dockerfile()));
     throw new BuildFailure(engineMessage(error), "failed");
   } finally {
     clearTimeout(timer);
     request.signal?.removeEventListener("abort", cancel);
+    release?.();
+    const cacheLabels = Object.fromEntries(Object.entries(request.labels).filter(([key]) => key !== LABEL_RUN));
+    // Not awaited: the image is ready; removing the app's cache waits for this bookkeeping.
+    void helpers.cache.afterBuild(cacheLabels, since).catch(() => undefined);
   }
-  if (stopped) throw stoppedFailure();
-  if (failure) throw classify(failure);
+  if (stopped) throw stoppedFailure(request, stopped, failedStep(progress, read.dockerfile()));
+  if (failure) throw classify(failure, failedStep(progress, read.dockerfile()));
   if (!imageId) imageId = ((await docker.getImage(request.tag).inspect().catch(() => null)) as { Id?: string } | null)?.Id ?? null;
   if (!imageId) throw new BuildFailure("The build ended without an image.", "failed");
-  if (labelled && !labelled.labelled()) return { id: await addLabels(docker, request) };
   return { id: imageId };
 }
 
-/** A build of `FROM <tag>` with the labels, tagged the same: for a Dockerfile the first build could not add them to. */
-async function addLabels(docker: Docker, request: BuildRequest): Promise<string> {
-  const packer = pack();
-  packer.entry({ name: "Dockerfile", mode: 0o644 }, appendLabels(`FROM ${request.tag}\n`, request.labels));
-  packer.finalize();
-  const output = await docker.buildImage(Readable.from(packer, { objectMode: false }), { t: request.tag, dockerfile: "Dockerfile", rm: true, forcerm: true, version: "1" });
-  let imageId: string | null = null;
-  let failure: BuildEvent | null = null;
-  await new Promise<void>((resolve, reject) =>
-    docker.modem.followProgress(
-      output,
-      (error: Error | null) => (error ? reject(error) : resolve()),
-      (event: BuildEvent) => {
-        if (event.aux?.ID) imageId = event.aux.ID;
-        if (event.error || event.errorDetail) failure = event;
-      },
-    ),
-  ).catch((error: unknown) => {
-    throw new BuildFailure(engineMessage(error), "failed");
-  });
-  if (failure) throw classify(failure);
-  if (!imageId) throw new BuildFailure("Labelling the image ended without an image.", "failed");
-  return imageId;
+function stoppedFailure(request: BuildRequest, stopped: "timeout" | "cancelled", step: FailedBuildStep | undefined): BuildFailure {
+  return stopped === "timeout"
+    ? new BuildFailure(`The build took longer than its limit of ${Math.round(request.timeoutMs / 1000)} s and was stopped.`, "timeout", undefined, step)
+    : new BuildFailure("The build was cancelled.", "cancelled");
 }
 
-function classify(event: BuildEvent): BuildFailure {
-  const message = event.errorDetail?.message ?? event.error ?? "The build failed.";
-  const exitCode = event.errorDetail?.code ?? Number(/returned a non-zero code: (\d+)/.exec(message)?.[1] ?? NaN);
+/** The failed step with its Dockerfile line, from what the progress saw. */
+function failedStep(progress: BuildkitProgress, dockerfile: string | null): FailedBuildStep | undefined {
+  const step = progress.failedStep() ?? progress.runningStep();
+  if (!step) return undefined;
+  const { error: _error, ...rest } = step;
+  const line = dockerfile !== null && step.number > 0 ? buildkitStepLine(dockerfile, step.stage, step.number) : null;
+  return { ...rest, dockerfileLine: line };
+}
+
+/** `executor failed running [/bin/sh -c …]: exit code: 137` (Docker 20.10); newer Engines say `… did not complete successfully: exit code: 137`. */
+function classify(message: string, step: FailedBuildStep | undefined): BuildFailure {
+  const exitCode = Number(/exit code: (\d+)/.exec(message)?.[1] ?? /returned a non-zero code: (\d+)/.exec(message)?.[1] ?? NaN);
   if (exitCode === OOM_EXIT_CODE) {
-    return new BuildFailure(`${message} (the step ran out of memory: it was killed at the build's memory limit)`, "out_of_memory", exitCode);
+    return new BuildFailure(`${message} (the step ran out of memory: it was killed at the build's memory limit)`, "out_of_memory", exitCode, step);
   }
-  return new BuildFailure(message, "failed", Number.isNaN(exitCode) ? undefined : exitCode);
+  return new BuildFailure(message, "failed", Number.isNaN(exitCode) ? undefined : exitCode, step);
 }
 
 /** The Engine's own words from a dockerode error (`(HTTP code 500) server error - <message>`). */

@@ -10,6 +10,8 @@ import type {
 } from "@reposite/core";
 import Docker from "dockerode";
 import { createAppFirewall, type AppFirewall, type AppFirewallOptions } from "./app-firewall.js";
+import { BuildCache } from "./build-cache.js";
+import { detectBuildMemoryLimit, type BuildMemoryLimit } from "./build-memory-limit.js";
 import { buildImage, engineMessage } from "./docker-build.js";
 import { execInContainer, openTerminal } from "./docker-exec.js";
 import { engineVolumeUsage } from "./engine-disk-usage.js";
@@ -41,6 +43,12 @@ export interface DockerRuntimeOptions {
    * without them, or without this folder, volumes are Docker's own and their disk is measured.
    */
   volumesDir?: string;
+  /**
+   * A JSON file noting which BuildKit cache records each app's builds made (the server's
+   * `<dataDir>/build-cache.json`), so they are pruned with the app after a restart too. In memory
+   * when absent.
+   */
+  buildCacheIndex?: string;
   /** Size of each volume's filesystem in MB, the most disk any app can be given (sparse: 80 GB by default). */
   volumeCapacityMb?: number;
   /**
@@ -104,6 +112,9 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   };
   const networksInProgress = new Map<string, Promise<void>>();
   const appFirewall = options.appFirewall ? createAppFirewall(docker, options.appFirewall) : null;
+  const buildCache = new BuildCache(docker, options.buildCacheIndex);
+  let buildMemory: Promise<BuildMemoryLimit | { reason: string }> | null = null;
+  const engineIsLocal = isLocal(options.dockerHost ?? process.env.DOCKER_HOST);
 
   const ensureNetwork = (name: string, labels: Record<string, string>) => {
     // One creation at a time per name: two at once could make two networks of the same name.
@@ -167,7 +178,12 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     buildImage(request: BuildRequest): Promise<BuiltImage> {
-      return buildImage(docker, request);
+      buildMemory ??= detectBuildMemoryLimit(docker, engineIsLocal);
+      return buildMemory.then((memory) => buildImage(docker, request, { memory, cache: buildCache }));
+    },
+
+    async removeBuildCache(labels: Record<string, string>) {
+      await buildCache.remove(labels);
     },
 
     async runContainer(spec: ContainerSpec): Promise<ContainerHandle> {
@@ -364,6 +380,11 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
 }
 
 /** dockerode's connection options for a `DOCKER_HOST`-style address, or its defaults. */
+/** Whether the Engine runs on this machine: reached through a unix socket (the default). */
+function isLocal(dockerHost: string | undefined): boolean {
+  return !dockerHost || dockerHost.startsWith("unix://");
+}
+
 function connection(dockerHost: string | undefined): Docker.DockerOptions | undefined {
   if (!dockerHost) return undefined;
   if (dockerHost.startsWith("unix://")) return { socketPath: dockerHost.slice("unix://".length) };

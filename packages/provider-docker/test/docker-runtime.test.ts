@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { Readable } from "node:stream";
 import { BuildFailure } from "@reposite/core";
@@ -141,8 +142,14 @@ describe.skipIf(!engine.available)("provider-docker", () => {
       "RUN printf 'one\\ntwo\\nthree\\n' && printf 'progress 10%%\\rprogress 50%%\\rprogress 100%%\\n' && printf '\\033[32mgreen\\033[0m\\n'",
     ].join("\n");
     await runtime.buildImage(buildRequest(dockerfile, "log-lines", (line) => lines.push(line)));
-    expect(lines).toEqual(expect.arrayContaining(["one", "two", "three", "progress 100%", "green"]));
-    expect(lines.indexOf("one")).toBeLessThan(lines.indexOf("three"));
+    // BuildKit's steps, numbered as they appear, and each output line under its step's number.
+    const step = lines.find((line) => /^#\d+ \[2\/2\] RUN printf 'one/.test(line));
+    expect(step).toBeDefined();
+    const number = /^#(\d+) /.exec(step!)![1];
+    const output = lines.filter((line) => line.startsWith(`#${number} `)).map((line) => line.slice(`#${number} `.length));
+    expect(output).toEqual(expect.arrayContaining(["one", "two", "three", "progress 100%", "green"]));
+    expect(output.indexOf("one")).toBeLessThan(output.indexOf("three"));
+    expect(lines).toContainEqual(expect.stringMatching(/^#\d+ \[1\/2\] FROM /));
     for (const line of lines) expect(line).not.toMatch(/[\r\n\u001b]/);
   });
 
@@ -153,29 +160,30 @@ describe.skipIf(!engine.available)("provider-docker", () => {
     const dockerfile = [`FROM ${base.busybox}`, `LABEL ${RUN_LABEL}=${run}`, `RUN cat ${v1} 2>/dev/null || cat ${v2}`].join("\n");
     await runtime.buildImage({ ...buildRequest(dockerfile, "build-limits", (line) => lines.push(line)), memoryMb: 96 });
     const limit = String(96 * 1024 * 1024);
-    const [memory, swap] = lines.filter((line) => /^\d+$/.test(line));
+    const [memory, swap] = lines.map((line) => line.replace(/^#\d+ /, "")).filter((line) => /^\d+$/.test(line));
     expect(memory).toBe(limit);
     expect([limit, "0"]).toContain(swap); // cgroup v1: memory+swap equals memory; v2: no swap
   });
 
   it("stops the build's running step on the Engine when the build times out or is cancelled", async () => {
     const marker = `${run}-stopped`;
-    const dockerfile = [`FROM ${base.busybox}`, `LABEL ${RUN_LABEL}=${run}`, `LABEL reposite-test.build=${marker}`, "RUN sleep 60"].join("\n");
-    const stepContainers = async () => (await docker(["ps", "-aq", "--filter", `label=reposite-test.build=${marker}`])).stdout.trim();
+    const dockerfile = [`FROM ${base.busybox}`, `LABEL ${RUN_LABEL}=${run}`, `RUN echo ${marker} && sleep 60 && echo never`].join("\n");
+    // BuildKit runs a step as a process of its own (no container): found by its command line.
+    const stepRunning = async () => ((await stepProcesses(marker)).length > 0 ? "running" : "");
 
     const controller = new AbortController();
     const building = runtime.buildImage({ ...buildRequest(dockerfile, "cancelled"), signal: controller.signal });
-    await until(async () => (await stepContainers()) !== ""); // the RUN step is running
+    await until(async () => (await stepRunning()) !== ""); // the RUN step is running
     controller.abort();
     await expect(building).rejects.toMatchObject({ reason: "cancelled" });
-    await until(async () => (await stepContainers()) === "");
+    await until(async () => (await stepRunning()) === "");
 
     const timed = runtime.buildImage({ ...buildRequest(dockerfile, "timed-out"), timeoutMs: 2_500 });
-    await until(async () => (await stepContainers()) !== "");
+    await until(async () => (await stepRunning()) !== "");
     const failure = await timed.catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BuildFailure);
     expect(failure).toMatchObject({ reason: "timeout" });
-    await until(async () => (await stepContainers()) === "");
+    await until(async () => (await stepRunning()) === "");
   });
 
   it("finds the Engine when it answers, and answers null quickly when it does not", async () => {
@@ -198,6 +206,17 @@ describe.skipIf(!engine.available)("provider-docker", () => {
     }
   });
 });
+
+/** Ids of this machine's processes whose command line names `marker`. */
+async function stepProcesses(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await readdir("/proc").catch(() => [])) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    const command = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (command.includes(marker) && command.includes("sleep")) found.push(pid);
+  }
+  return found;
+}
 
 async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

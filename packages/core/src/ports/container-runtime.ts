@@ -20,9 +20,16 @@ export interface ContainerRuntime {
   /**
    * Builds an image from a tar context (a Dockerfile at `dockerfile` inside it). Log lines reach
    * `onLog` as they come; the build is held to `memoryMb` and `timeoutMs`, and `signal` cancels it.
-   * Resolves with the image id; rejects with a `BuildFailure` carrying the reason and exit code.
+   * Resolves with the image id; rejects with a `BuildFailure` carrying the reason, the exit code
+   * and the failing step.
    */
   buildImage(request: BuildRequest): Promise<BuiltImage>;
+
+  /**
+   * Removes what builds whose labels included all of `labels` keep for later builds (a builder's
+   * cache), when the app is removed. Absent when the runtime keeps nothing.
+   */
+  removeBuildCache?(labels: Record<string, string>): Promise<void>;
 
   /** Creates and starts a container; resolves once it is started (not yet healthy). */
   runContainer(spec: ContainerSpec): Promise<ContainerHandle>;
@@ -136,7 +143,7 @@ export interface BuildRequest {
   labels: Record<string, string>;
   /** Build arguments (`ARG`): with `auto` builds the app's env reaches the build this way. */
   buildArgs?: Record<string, string>;
-  /** Memory for the whole build, no extra swap: a step that outgrows it fails (exit 137). */
+  /** Memory for each step of the build, no extra swap: a step that outgrows it fails (exit 137, `out_of_memory`). */
   memoryMb: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -148,12 +155,30 @@ export interface BuiltImage {
   id: string;
 }
 
-/** Why a build failed, with the exit code of the failing step when there is one. */
+/** The step a build failed at (or was in when it was stopped), as the builder ran it. */
+export interface FailedBuildStep {
+  /** As the builder names it: `[build 3/5] RUN npm ci` (BuildKit). */
+  name: string;
+  /** The stage (`build`, `stage-1`), or null in a one-stage Dockerfile. */
+  stage: string | null;
+  /** Its number in the stage, and how many the stage has (its `FROM` is 1). */
+  number: number;
+  of: number;
+  /** The instruction as the builder shows it (`RUN npm ci`, build arguments expanded). */
+  instruction: string;
+  /** The instruction's first line in the Dockerfile (1-based), when found. */
+  dockerfileLine: number | null;
+  /** The step's last output lines (up to 200), oldest first, whatever the length of the whole log. */
+  output: string[];
+}
+
+/** Why a build failed, with the exit code and the failing step when there are. */
 export class BuildFailure extends Error {
   constructor(
     message: string,
     readonly reason: "failed" | "out_of_memory" | "timeout" | "cancelled",
     readonly exitCode?: number,
+    readonly step?: FailedBuildStep,
   ) {
     super(message);
     this.name = "BuildFailure";
