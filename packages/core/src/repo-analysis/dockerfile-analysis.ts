@@ -1,3 +1,4 @@
+import { copiedFiles } from "./copied-files.js";
 import {
   effectiveCommand,
   finalStage,
@@ -7,52 +8,82 @@ import {
   type ImageDefaults,
   type ParsedDockerfile,
 } from "./dockerfile-parser.js";
+import { entrypointWithoutCommand } from "./entrypoint-check.js";
 import type { DockerfileAnalysis } from "./repo-check.js";
+import { isServerConfigPath, serverListen } from "./server-config.js";
+import { codeFiles } from "./settings/code-files.js";
+import { readsPort } from "./settings/code-reads.js";
+import type { SourceTree } from "./source-tree.js";
+
+/** The repository around the Dockerfile, so the files it copies in can be read. */
+export interface DockerfileContext {
+  tree?: SourceTree;
+  /** The build context's folder in the repository; the root when left out. */
+  contextDir?: string;
+}
 
 /**
  * Facts of a Dockerfile's final stage: its TCP ports, what it runs, and whether it serves HTTP.
  *
+ * Ports: the final stage's `EXPOSE`s, with what a known base image brings (see {@link KNOWN_IMAGES}).
+ * When the stage copies in a web server's config (nginx `listen`, Apache `Listen`, a Caddyfile
+ * address; see `server-config.ts`), the ports it listens on come first and the base image's `EXPOSE`
+ * is dropped: `FROM nginx` with a config that listens on 8080 serves on 8080, not 80.
+ *
  * `kind` is `web` when any of these holds, else `cli` (with the warning `not-a-server`):
- * - the final stage exposes a TCP port, or an `EXPOSE` names a variable with no value (`EXPOSE $PORT`);
+ * - the final stage exposes a TCP port (its own or its known base image's), or an `EXPOSE` or a copied
+ *   server config names a variable with no value (`EXPOSE $PORT`, `listen ${PORT}`);
  * - the final stage sets `ENV PORT`;
  * - its `HEALTHCHECK` probes over HTTP (`curl`, `wget`, `http://`);
- * - the command matches one of {@link SERVER_COMMANDS}.
+ * - the command matches one of {@link SERVER_COMMANDS};
+ * - the repository's code reads `PORT` (`process.env.PORT`, `os.Getenv("PORT")`…) and the image
+ *   runs a command: the program listens where it is told.
  * What a plain `node server.js` does cannot be known without reading the program; a script or binary
  * named `server` counts as a server, other names do not.
  *
- * UDP and SCTP ports are left out of `expose` (the proxy only carries HTTP) and reported with the
- * warning `udp-ports-ignored`.
+ * Warnings: `not-a-server`; `udp-ports-ignored` (UDP and SCTP ports are left out of `expose`: the
+ * proxy only carries HTTP); `entrypoint-without-cmd` when an `ENTRYPOINT` that waits for a command
+ * (an init such as `tini`, or a wrapper script ending in `exec "$@"`) has no `CMD` after it, so the
+ * container starts nothing (see `entrypoint-check.ts`).
  */
-export function analyzeDockerfile(text: string): DockerfileAnalysis {
-  return analyzeParsedDockerfile(parseDockerfile(text, { imageDefaults: knownImageDefaults }));
+export function analyzeDockerfile(text: string, context: DockerfileContext = {}): DockerfileAnalysis {
+  return analyzeParsedDockerfile(parseDockerfile(text, { imageDefaults: knownImageDefaults }), context);
 }
 
-export function analyzeParsedDockerfile(dockerfile: ParsedDockerfile): DockerfileAnalysis {
+export function analyzeParsedDockerfile(dockerfile: ParsedDockerfile, context: DockerfileContext = {}): DockerfileAnalysis {
   const stage = finalStage(dockerfile);
   if (!stage) return { expose: [], command: null, kind: "cli", warnings: ["not-a-server"] };
 
-  const expose = [...new Set(stage.expose.filter((port) => port.protocol === "tcp").map((port) => port.port))];
+  const tcpPorts = (ports: DockerStage["expose"]) => ports.filter((port) => port.protocol === "tcp").map((port) => port.port);
+  let expose = [...new Set(tcpPorts(stage.expose))];
+  const copied = context.tree ? copiedFiles(dockerfile, stage, context.tree, isServerConfigPath, context.contextDir) : [];
+  const listen = serverListen(copied, stage.env);
+  if (listen) {
+    // The copied config decides; what the base image exposes is only its own default config's port.
+    const fromImage = new Set(tcpPorts(stage.imageDefaults?.expose ?? []));
+    expose = [...new Set([...listen.ports, ...expose.filter((port) => !fromImage.has(port))])];
+  }
   const command = commandLine(stage);
+  const readsPortSetting = () => command !== null && context.tree !== undefined && readsPort(codeFiles(context.tree));
   const web =
     expose.length > 0 ||
     stage.unresolvedExpose.length > 0 ||
+    (listen !== null && listen.variables.length > 0) ||
     "PORT" in stage.env ||
     (stage.healthcheck !== null && /\b(curl|wget)\b|https?:\/\//i.test(stage.healthcheck)) ||
-    (command !== null && isServerCommand(command));
+    (command !== null && isServerCommand(command)) ||
+    readsPortSetting();
 
   const warnings: string[] = [];
   if (!web) warnings.push("not-a-server");
   if (stage.expose.some((port) => port.protocol !== "tcp")) warnings.push("udp-ports-ignored");
+  const tree = context.tree;
+  const readInImage = (path: string) =>
+    tree ? copiedFiles(dockerfile, stage, tree, (inImage) => inImage === path, context.contextDir)[0]?.text ?? null : null;
+  if (entrypointWithoutCommand(stage, readInImage)) warnings.push("entrypoint-without-cmd");
   return { expose, command, kind: web ? "web" : "cli", warnings };
 }
 
-/**
- * Commands that serve HTTP, matched against the one-line command. Servers by name (Python WSGI/ASGI
- * servers, web servers, static file servers, framework start commands), package-manager `start`
- * scripts, any `serve` subcommand (`npx serve`, `php artisan serve`, `mkdocs serve`, `ollama serve`),
- * a program or path named `server`, and listening options (`--port`, `-p 8080`, `$PORT`, `0.0.0.0`,
- * `--listen`, `--bind`).
- */
 export const SERVER_COMMANDS: readonly RegExp[] = [
   /\b(gunicorn|uvicorn|hypercorn|daphne|granian|waitress-serve|fastapi run|flask run|streamlit run)\b/,
   /\bmanage\.py\s+runserver\b|\bhttp\.server\b|\bjupyter(-lab|-notebook)?\s+(lab|notebook)\b/,
@@ -126,6 +157,24 @@ const KNOWN_IMAGES: Array<{ match: (repository: string, tag: string) => boolean;
     match: (repository) => repository === "tomcat",
     defaults: { expose: tcp(8080), cmd: { form: "exec", args: ["catalina.sh", "run"] } },
   },
+  {
+    match: (repository, tag) => repository === "wordpress" && !tag.includes("fpm") && !tag.startsWith("cli"),
+    defaults: { expose: tcp(80), cmd: { form: "exec", args: ["apache2-foreground"] } },
+  },
+  {
+    match: (repository) => repository === "ghost",
+    defaults: { expose: tcp(2368), cmd: { form: "exec", args: ["node", "current/index.js"] } },
+  },
+  {
+    match: (repository) => repository === "grafana/grafana" || repository === "grafana/grafana-oss",
+    defaults: { expose: tcp(3000), entrypoint: { form: "exec", args: ["/run.sh"] } },
+  },
+  // Language images: their command is an interpreter, not a server, so a Dockerfile that adds no
+  // CMD is rightly a command-line image.
+  { match: (repository) => repository === "node", defaults: { cmd: { form: "exec", args: ["node"] } } },
+  { match: (repository) => repository === "python", defaults: { cmd: { form: "exec", args: ["python3"] } } },
+  { match: (repository) => repository === "ruby", defaults: { cmd: { form: "exec", args: ["irb"] } } },
+  { match: (repository) => repository === "oven/bun", defaults: { cmd: { form: "exec", args: ["/usr/local/bin/bun"] } } },
 ];
 
 export function knownImageDefaults(image: string): ImageDefaults | undefined {

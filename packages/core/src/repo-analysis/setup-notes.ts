@@ -2,6 +2,9 @@ import { analyzeParsedDockerfile, knownImageDefaults } from "./dockerfile-analys
 import { finalStage, parseDockerfile, type ParsedDockerfile } from "./dockerfile-parser.js";
 import { COMPOSE_FILES, composeAppServices, parseMemory, readComposeServices } from "./find-dockerfile.js";
 import type { SetupNote } from "./repo-check.js";
+import { readToml, tomlStrings, tomlTable, type TomlTable } from "./formats/toml.js";
+import { codeFiles } from "./settings/code-files.js";
+import { readsPort } from "./settings/code-reads.js";
 import { EXAMPLE_ENV_FILES } from "./settings/env-files.js";
 import type { SourceTree } from "./source-tree.js";
 
@@ -29,7 +32,9 @@ export interface SetupNotesContext {
  *   machine-learning Python packages (torch, tensorflow, transformers, jax, …: 2048 MB), a JVM build
  *   (`pom.xml`, `build.gradle`: 1024 MB), or a memory setting above 512 MB in a compose file
  *   (`deploy.resources.limits.memory`, `mem_limit`) or `fly.toml` (`memory`, `memory_mb`);
- * - `port` when the Dockerfile of a web app exposes a port other than 3000, or none at all;
+ * - `port` when the Dockerfile of a web app exposes (or its copied server config listens on) a port
+ *   other than 3000, or none at all while the code does not read `PORT`;
+ * - `entrypoint` when the final stage's `ENTRYPOINT` waits for a command and no `CMD` follows it;
  * - `listen` when the start command binds to `127.0.0.1`/`localhost`, which cannot be reached;
  * - `volume` when the app keeps data on disk: `VOLUME` in the Dockerfile, SQLite (Prisma schema,
  *   `better-sqlite3`/`sqlite3`, a Django `sqlite3` setting, a `file:`/`sqlite:` database URL, a
@@ -42,6 +47,8 @@ export function findSetupNotes(tree: SourceTree, context: SetupNotesContext): Se
   const memory = memoryNote(tree, context);
   if (memory) notes.push(memory);
   notes.push(...portNotes(tree, dockerfile));
+  const entrypoint = dockerfile ? entrypointNote(tree, dockerfile) : null;
+  if (entrypoint) notes.push(entrypoint);
   const volume = volumeNote(tree, dockerfile);
   if (volume) notes.push(volume);
   return notes;
@@ -133,12 +140,11 @@ const HEAVY_PYTHON: Record<string, string> = {
 const HEAVY_PYTHON_MB = 2048;
 
 const REQUIREMENT = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:[<>=!~;[@ ]|$)/;
-const TOML_KEY = /^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*=/;
-const QUOTED_REQUIREMENT = /["']([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;@ ]|["'])/g;
 
 /**
- * Package names from requirements files (one requirement a line), and from `pyproject.toml`/`Pipfile`
- * (`name = "…"` keys of Poetry and Pipenv, `"name>=1"` strings of PEP 621); a pattern-level read.
+ * Package names from requirements files (one requirement a line), `pyproject.toml` (PEP 621
+ * `project.dependencies` and optional dependencies, PEP 735 `dependency-groups`, Poetry's
+ * `tool.poetry.dependencies` and groups) and `Pipfile` (`packages`, `dev-packages`).
  */
 function pythonPackages(tree: SourceTree): MemoryReason[] {
   const files = tree
@@ -148,19 +154,29 @@ function pythonPackages(tree: SourceTree): MemoryReason[] {
   for (const file of files) {
     const text = tree.read(file);
     if (text === null) continue;
-    const requirementsFile = /\.(txt|in)$/.test(file);
-    const names: string[] = [];
-    for (const line of text.split(/\r?\n/)) {
-      if (requirementsFile) {
-        names.push(REQUIREMENT.exec(line)?.[1] ?? "");
-      } else {
-        names.push(TOML_KEY.exec(line)?.[1] ?? "", ...[...line.matchAll(QUOTED_REQUIREMENT)].map((match) => match[1]!));
-      }
-    }
+    const names = /\.(txt|in)$/.test(file)
+      ? text.split(/\r?\n/).map((line) => REQUIREMENT.exec(line)?.[1] ?? "")
+      : tomlPackageNames(readToml(text));
     const labels = new Set(names.map((name) => HEAVY_PYTHON[name.toLowerCase().replace(/[._]/g, "-")]));
     for (const label of labels) if (label !== undefined) reasons.push({ mb: HEAVY_PYTHON_MB, why: `${label} in ${file}` });
   }
   return reasons;
+}
+
+function tomlPackageNames(toml: TomlTable | null): string[] {
+  if (toml === null) return [];
+  const requirementNames = (list: unknown) => tomlStrings(list).map((requirement) => REQUIREMENT.exec(requirement)?.[1] ?? "");
+  const project = tomlTable(toml, "project");
+  const poetry = tomlTable(toml, "tool", "poetry");
+  return [
+    ...requirementNames(project?.dependencies),
+    ...Object.values(tomlTable(project, "optional-dependencies") ?? {}).flatMap(requirementNames),
+    ...Object.values(tomlTable(toml, "dependency-groups") ?? {}).flatMap(requirementNames),
+    ...Object.keys(tomlTable(poetry, "dependencies") ?? {}),
+    ...Object.values(tomlTable(poetry, "group") ?? {}).flatMap((group) => Object.keys(tomlTable({ group }, "group", "dependencies") ?? {})),
+    ...Object.keys(tomlTable(toml, "packages") ?? {}),
+    ...Object.keys(tomlTable(toml, "dev-packages") ?? {}),
+  ];
 }
 
 const JVM_MB = 1024;
@@ -181,12 +197,18 @@ function memorySettings(tree: SourceTree): MemoryReason[] {
       }
     }
   }
-  const fly = tree.read("fly.toml");
+  // fly.toml: `[[vm]]` (or `[vm]`) `memory = "1gb"` / `memory_mb = 1024`, or the older top-level keys.
+  const fly = readToml(tree.read("fly.toml") ?? "");
   if (fly !== null) {
-    for (const match of fly.matchAll(/^\s*(memory|memory_mb)\s*=\s*["']?([\d.]+\s*[a-zA-Z]*)["']?/gm)) {
-      const raw = match[2]!.trim();
-      const mb = /^\d+$/.test(raw) ? Number(raw) : parseMemory(raw);
-      if (mb !== null) reasons.push({ mb, why: `${match[1]} = ${raw} in fly.toml` });
+    const vms = Array.isArray(fly.vm) ? fly.vm : [fly.vm ?? fly];
+    for (const vm of vms) {
+      const table = tomlTable({ vm }, "vm");
+      for (const key of ["memory", "memory_mb"] as const) {
+        const raw = table?.[key];
+        if (typeof raw !== "string" && typeof raw !== "number") continue;
+        const mb = typeof raw === "number" ? raw : /^\d+$/.test(raw.trim()) ? Number(raw) : parseMemory(raw);
+        if (mb !== null) reasons.push({ mb, why: `${key} = ${raw} in fly.toml` });
+      }
     }
   }
   return reasons;
@@ -202,7 +224,7 @@ function portNotes(tree: SourceTree, dockerfile: ParsedDockerfile | null): Setup
   let command: string | null = null;
   if (dockerfile) {
     const stage = finalStage(dockerfile);
-    const analysis = analyzeParsedDockerfile(dockerfile);
+    const analysis = analyzeParsedDockerfile(dockerfile, { tree });
     command = analysis.command;
     const first = analysis.expose[0];
     if (analysis.kind === "web" && first !== undefined && first !== DEFAULT_PORT) {
@@ -210,7 +232,13 @@ function portNotes(tree: SourceTree, dockerfile: ParsedDockerfile | null): Setup
         kind: "port",
         message: `The Dockerfile exposes port ${first}; set the app's port to ${first} (the default is ${DEFAULT_PORT}).`,
       });
-    } else if (analysis.kind === "web" && first === undefined && stage && stage.unresolvedExpose.length === 0) {
+    } else if (
+      analysis.kind === "web" &&
+      first === undefined &&
+      stage &&
+      stage.unresolvedExpose.length === 0 &&
+      !readsPort(codeFiles(tree))
+    ) {
       notes.push({
         kind: "port",
         message: `The Dockerfile declares no port (no EXPOSE): the app gets PORT=${DEFAULT_PORT} and must listen on it, or set the app's port to the one it listens on.`,
@@ -227,6 +255,19 @@ function portNotes(tree: SourceTree, dockerfile: ParsedDockerfile | null): Setup
     });
   }
   return notes;
+}
+
+function entrypointNote(tree: SourceTree, dockerfile: ParsedDockerfile): SetupNote | null {
+  const stage = finalStage(dockerfile);
+  if (!stage?.entrypoint || !analyzeParsedDockerfile(dockerfile, { tree }).warnings.includes("entrypoint-without-cmd")) return null;
+  const written = stage.entrypoint.form === "exec" ? JSON.stringify(stage.entrypoint.args) : stage.entrypoint.command;
+  return {
+    kind: "entrypoint",
+    message:
+      `The Dockerfile sets ENTRYPOINT ${written} with no CMD after it. Setting ENTRYPOINT drops the base image's CMD, ` +
+      `so the entrypoint runs with no arguments; an init or a wrapper script that ends with exec "$@" then starts nothing ` +
+      `and the container exits. Add a CMD with the command that starts the server.`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -173,7 +173,7 @@ const cases: Array<{ name: string; dockerfile: string; expected: DockerfileAnaly
   {
     name: "duplicate ports are listed once, in order",
     dockerfile: lines("FROM node:22", "EXPOSE 8080", "EXPOSE 3000 8080/tcp", "EXPOSE 3000"),
-    expected: { expose: [8080, 3000], command: null, kind: "web", warnings: [] },
+    expected: { expose: [8080, 3000], command: "node", kind: "web", warnings: [] },
   },
   {
     name: "a static site on nginx relies on the base image's port and command",

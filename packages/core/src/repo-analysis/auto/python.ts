@@ -1,3 +1,4 @@
+import { readPythonVersion } from "../formats/python-version.js";
 import type { SourceTree } from "../source-tree.js";
 import { DockerfileWriter } from "./dockerfile-writer.js";
 import type { BuildDraft, Detector } from "./types.js";
@@ -30,7 +31,7 @@ export const pythonDetector: Detector = {
     const install = installer ? withExtra(installer.install, extra, installer.kind) : extra ? `pip install ${extra}` : null;
 
     const dockerfile = new DockerfileWriter();
-    const version = (tree.read(".python-version") ?? tree.read("runtime.txt") ?? "").trim().split("\n")[0];
+    const version = readPythonVersion(tree.read(".python-version") ?? tree.read("runtime.txt") ?? "");
     if (version) dockerfile.comment(`${tree.has(".python-version") ? ".python-version" : "runtime.txt"} asks for ${version}; the image is ${images.python}.`);
     const runtimeEnv = { PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" };
     if (!install && !app.build) {

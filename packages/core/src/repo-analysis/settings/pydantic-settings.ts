@@ -21,8 +21,11 @@ function settingsIn(text: string): Mention[] {
     for (index++; index < lines.length && (/^\s/.test(lines[index]!) || lines[index]!.trim() === ""); index++) body.push(lines[index]!);
     index--;
     const prefix = /env_prefix\s*=\s*["']([^"']*)["']/.exec(body.join("\n"))?.[1] ?? "";
-    for (const line of body) {
-      const field = /^ {4}([a-z_][a-zA-Z0-9_]*)\s*:\s*([^=#]+?)\s*(?:=\s*(.+?))?\s*(?:#.*)?$/.exec(line);
+    for (let at = 0; at < body.length; at++) {
+      // A type or default over several lines (`Annotated[\n …\n] = []`) is read as one line.
+      let line = withoutComment(body[at]!);
+      while (depth(line) > 0 && at + 1 < body.length) line += ` ${withoutComment(body[++at]!).trim()}`;
+      const field = /^ {4}([A-Za-z_][A-Za-z0-9_]*)\s*:\s*([^=#]+?)\s*(?:=\s*(.+?))?\s*(?:#.*)?$/.exec(line);
       if (!field || field[1] === "model_config") continue;
       const [, fieldName, type, assigned] = field;
       const alias = /\b(?:validation_alias|alias|env)\s*=\s*["']([^"']+)["']/.exec(assigned ?? "")?.[1];
@@ -44,6 +47,16 @@ function settingsIn(text: string): Mention[] {
     }
   }
   return mentions;
+}
+
+/** Open brackets not yet closed on the line. */
+function depth(line: string): number {
+  return (line.match(/[[({]/g)?.length ?? 0) - (line.match(/[\])}]/g)?.length ?? 0);
+}
+
+/** The line without a trailing `# comment` (a `#` inside quotes stays). */
+function withoutComment(line: string): string {
+  return line.replace(/\s+#(?=(?:[^"']|"[^"]*"|'[^']*')*$).*$/, "").replace(/^\s*#.*$/, "");
 }
 
 function literal(text: string): string | null {
