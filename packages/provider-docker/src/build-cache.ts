@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type Docker from "dockerode";
+import { engineBuildCache } from "./engine-disk-usage.js";
 
 /** A BuildKit cache record as `GET /system/df` lists it. */
 interface CacheRecord {
@@ -35,11 +36,14 @@ const isContext = (record: CacheRecord) => /^http url http:\/\/build-context-/.t
 export class BuildCache {
   private entries: BuildEntry[] | null = null;
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly measure: ReturnType<typeof engineBuildCache>;
 
   constructor(
     private readonly docker: Docker,
     private readonly indexFile?: string,
-  ) {}
+  ) {
+    this.measure = engineBuildCache(docker);
+  }
 
   /** Notes the records made since `since` (ms) under `labels`, and prunes the build's context. */
   afterBuild(labels: Record<string, string>, since: number): Promise<void> {
@@ -70,8 +74,7 @@ export class BuildCache {
   }
 
   private async records(): Promise<CacheRecord[]> {
-    const df = (await this.docker.df()) as { BuildCache?: CacheRecord[] | null };
-    return df.BuildCache ?? [];
+    return (await this.measure()).BuildCache ?? [];
   }
 
   /** One request: the `id` filter is a regular expression on this Engine (and takes one value). */

@@ -1,8 +1,9 @@
 import { BuildLogLines } from "./build-log-lines.js";
 import type { BuildkitStatus } from "./buildkit-status.js";
 
-/** Output lines kept per step, for the failing step's evidence. */
+/** Output lines kept per step, for the failing step's evidence; of them, at most this many from stderr. */
 const KEPT_OUTPUT_LINES = 200;
+const KEPT_ERROR_LINES = 50;
 
 /** A step as BuildKit names it: `[build 3/5] RUN npm ci`, or `[2/3] RUN …` in a one-stage Dockerfile. */
 const STEP_NAME = /^\[(?:(\S+) )?(\d+)\/(\d+)\] (.*)$/s;
@@ -30,8 +31,16 @@ interface Step {
   name: string;
   announced: boolean;
   done: boolean;
-  lines: BuildLogLines;
-  output: string[];
+  /** Split into lines per stream: stdout and stderr arrive apart, each cut anywhere. */
+  stdout: BuildLogLines;
+  stderr: BuildLogLines;
+  /** The last lines of each stream, numbered in the order they came. */
+  kept: { stdout: KeptLine[]; stderr: KeptLine[] };
+}
+
+interface KeptLine {
+  at: number;
+  text: string;
 }
 
 /**
@@ -42,6 +51,7 @@ interface Step {
  */
 export class BuildkitProgress {
   private readonly steps = new Map<string, Step>();
+  private lineCount = 0;
   private failed: { step: Step; error: string } | null = null;
 
   constructor(private readonly onLine: (line: string) => void) {}
@@ -55,7 +65,8 @@ export class BuildkitProgress {
       }
       if (vertex.completed && !step.done) {
         step.done = true;
-        step.lines.end();
+        step.stdout.end();
+        step.stderr.end();
         if (vertex.cached) this.onLine(`#${step.number} CACHED`);
         if (vertex.error) {
           this.onLine(`#${step.number} ERROR: ${vertex.error}`);
@@ -64,7 +75,10 @@ export class BuildkitProgress {
         }
       }
     }
-    for (const log of status.logs) this.step(log.vertex, "").lines.push(Buffer.from(log.msg).toString("utf8"));
+    for (const log of status.logs) {
+      const step = this.step(log.vertex, "");
+      (log.stream === 2 ? step.stderr : step.stdout).push(Buffer.from(log.msg).toString("utf8"));
+    }
     for (const warning of status.warnings) {
       const step = this.steps.get(warning.vertex);
       this.onLine(`${step ? `#${step.number} ` : ""}WARNING: ${warning.short}`);
@@ -73,7 +87,10 @@ export class BuildkitProgress {
 
   /** Ends the lines of steps still printing (a build torn down mid-step). */
   end(): void {
-    for (const step of this.steps.values()) step.lines.end();
+    for (const step of this.steps.values()) {
+      step.stdout.end();
+      step.stderr.end();
+    }
   }
 
   /** The step whose error ended the build, if one did. */
@@ -90,17 +107,20 @@ export class BuildkitProgress {
   private step(digest: string, name: string): Step {
     let step = this.steps.get(digest);
     if (!step) {
+      const keep = (stream: "stdout" | "stderr") => (line: string) => {
+        const kept = created.kept[stream];
+        kept.push({ at: this.lineCount++, text: line });
+        if (kept.length > KEPT_OUTPUT_LINES) kept.shift();
+        this.onLine(`#${created.number} ${line}`);
+      };
       const created: Step = {
         number: this.steps.size + 1,
         name,
         announced: false,
         done: false,
-        output: [],
-        lines: new BuildLogLines((line) => {
-          created.output.push(line);
-          if (created.output.length > KEPT_OUTPUT_LINES) created.output.shift();
-          this.onLine(`#${created.number} ${line}`);
-        }),
+        stdout: new BuildLogLines(keep("stdout")),
+        stderr: new BuildLogLines(keep("stderr")),
+        kept: { stdout: [], stderr: [] },
       };
       step = created;
       this.steps.set(digest, step);
@@ -119,6 +139,16 @@ function describe(step: Step, error: string): BuildkitFailedStep {
     of: parsed ? Number(parsed[3]) : 0,
     instruction: parsed?.[4] ?? step.name,
     error,
-    output: [...step.output],
+    output: lastOutput(step),
   };
+}
+
+/**
+ * The step's last lines in the order they came, with its last stderr lines kept even when a
+ * flood of stdout came after them: errors are what a diagnosis reads.
+ */
+function lastOutput(step: Step): string[] {
+  const errors = step.kept.stderr.slice(-KEPT_ERROR_LINES);
+  const outputs = step.kept.stdout.slice(-(KEPT_OUTPUT_LINES - errors.length));
+  return [...errors, ...outputs].sort((a, b) => a.at - b.at).map((line) => line.text);
 }

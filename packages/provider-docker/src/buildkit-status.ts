@@ -18,9 +18,11 @@ export interface BuildkitVertex {
   error: string;
 }
 
-/** A piece of a step's output (stream 1 is stdout, 2 stderr), not cut at line ends. */
+/** A piece of a step's output, not cut at line ends. */
 export interface BuildkitLog {
   vertex: string;
+  /** 1: stdout, 2: stderr. */
+  stream: number;
   msg: Uint8Array;
 }
 
@@ -53,7 +55,7 @@ const SCHEMA = {
         error: { type: "string", id: 7 },
       },
     },
-    VertexLog: { fields: { vertex: { type: "string", id: 1 }, msg: { type: "bytes", id: 4 } } },
+    VertexLog: { fields: { vertex: { type: "string", id: 1 }, stream: { type: "int32", id: 3 }, msg: { type: "bytes", id: 4 } } },
     VertexWarning: { fields: { vertex: { type: "string", id: 1 }, short: { type: "bytes", id: 3 } } },
     Timestamp: { fields: { seconds: { type: "int64", id: 1 }, nanos: { type: "int32", id: 2 } } },
   },
@@ -63,7 +65,7 @@ const StatusResponse = protobuf.Root.fromJSON(SCHEMA).lookupType("StatusResponse
 
 type Decoded = {
   vertexes?: Array<{ digest?: string; name?: string; cached?: boolean; started?: unknown; completed?: unknown; error?: string }>;
-  logs?: Array<{ vertex?: string; msg?: Uint8Array }>;
+  logs?: Array<{ vertex?: string; stream?: number; msg?: Uint8Array }>;
   warnings?: Array<{ vertex?: string; short?: Uint8Array }>;
 };
 
@@ -79,7 +81,7 @@ export function decodeBuildkitStatus(aux: string): BuildkitStatus {
       completed: vertex.completed != null,
       error: vertex.error ?? "",
     })),
-    logs: (message.logs ?? []).map((log) => ({ vertex: log.vertex ?? "", msg: log.msg ?? new Uint8Array() })),
+    logs: (message.logs ?? []).map((log) => ({ vertex: log.vertex ?? "", stream: log.stream ?? 1, msg: log.msg ?? new Uint8Array() })),
     warnings: (message.warnings ?? []).map((warning) => ({ vertex: warning.vertex ?? "", short: Buffer.from(warning.short ?? []).toString("utf8") })),
   };
 }

@@ -13,13 +13,24 @@ type VolumeUsage = { Volumes?: { Name: string; UsageData?: { Size: number } | nu
  * that finds another client's under way waits for it and asks again.
  */
 export function engineVolumeUsage(docker: Docker): () => Promise<VolumeUsage> {
-  let inFlight: Promise<VolumeUsage> | null = null;
+  return sharedMeasurement<VolumeUsage>(docker, "volume");
+}
+
+type BuildCacheUsage = { BuildCache?: { ID: string; Parent?: string; Description?: string; CreatedAt: string }[] | null };
+
+/** BuildKit's cache records, measured the same way (shared, waiting for another client's measurement). */
+export function engineBuildCache(docker: Docker): () => Promise<BuildCacheUsage> {
+  return sharedMeasurement<BuildCacheUsage>(docker, "build-cache");
+}
+
+function sharedMeasurement<T>(docker: Docker, type: "volume" | "build-cache"): () => Promise<T> {
+  let inFlight: Promise<T> | null = null;
   const once = () =>
-    new Promise<VolumeUsage>((resolve, reject) =>
+    new Promise<T>((resolve, reject) =>
       // `type` keeps newer Engines (API 1.42+) from measuring images and containers too.
       docker.modem.dial(
-        { path: "/system/df?", method: "GET", options: { type: ["volume"] }, statusCodes: { 200: true, 500: "server error" } },
-        (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as VolumeUsage)),
+        { path: "/system/df?", method: "GET", options: { type: [type] }, statusCodes: { 200: true, 500: "server error" } },
+        (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as T)),
       ),
     );
   const measure = async () => {

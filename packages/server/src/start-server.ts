@@ -141,6 +141,7 @@ async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime
   // Apps are kept from the host and each other by iptables rules (provider-docker's app-firewall.ts).
   const runtime = await detectDockerRuntime({
     volumesDir: resolve(settings.reposite.config?.dataDir ?? ".reposite", "volumes"),
+    buildCacheIndex: resolve(settings.reposite.config?.dataDir ?? ".reposite", "build-cache.json"),
     appFirewall: { denyCidrs: settings.appDenyCidrs ?? [] },
   });
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";

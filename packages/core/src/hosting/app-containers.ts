@@ -315,6 +315,8 @@ export class AppContainers {
     for (const image of new Set(images)) await runtime.removeImage(image);
     await runtime.removeVolume(volumeName(siteId));
     await runtime.removeNetwork(networkName(siteId));
+    // What the app's builds keep for the next one (BuildKit's cache records) goes with it.
+    await runtime.removeBuildCache?.(appLabels(siteId, this.settings.labels));
   }
 
   /** Puts the app's state in the `/app/` proxy's table. */

@@ -3,10 +3,11 @@
  * config. Build arguments would (the classic builder records `|1 NAME=value` with each `RUN`), so
  * the values travel as a file of the build context, `.reposite/build-env`: the `RUN` steps after
  * the source is copied in read it, and the stage's last step deletes it before its command runs, so
- * the stage's image (which the runtime stage copies from) no longer holds it. The runtime stage
- * copies only from build stages, so the file never reaches the app's image; the build's stage
- * images, whose layers still hold it, are removed once the build ends (provider-docker). With
- * BuildKit the same file becomes a secret mount.
+ * the stage's result (which the runtime stage copies from) no longer holds it. The runtime stage
+ * copies only from build stages, so the file never reaches the app's image. BuildKit makes no
+ * image of a build stage: the layers that still hold the file are cache records of the builder,
+ * pruned when the app is removed (provider-docker's build-cache.ts). A BuildKit secret mount would
+ * keep the file out of every layer, but needs a client session the Engine API build does not open.
  */
 export const BUILD_ENV_FILE = ".reposite/build-env";
 

@@ -5,7 +5,7 @@ import { CONFIG, type RepositeConfig } from "../config.js";
 import { RepositeError } from "../errors.js";
 import type { JobWork, RunningJob } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
-import { BuildFailure, type ContainerRuntime } from "../ports/container-runtime.js";
+import { BuildFailure, type ContainerRuntime, type FailedBuildStep } from "../ports/container-runtime.js";
 import type { ProjectRecord } from "../projects/project.js";
 import type { SourceTree } from "../repo-analysis/source-tree.js";
 import { ProjectStore } from "../projects/project-store.js";
@@ -44,7 +44,7 @@ class RunFailure extends RepositeError {
   constructor(
     message: string,
     readonly exitOom = false,
-    readonly build: { reason: "failed" | "out_of_memory" | "timeout"; exitCode?: number; message: string } | null = null,
+    readonly build: { reason: "failed" | "out_of_memory" | "timeout"; exitCode?: number; message: string; step?: FailedBuildStep } | null = null,
   ) {
     super(422, message, "deploy_failed");
   }
@@ -278,7 +278,13 @@ export class DeployPipeline {
       if (!(error instanceof BuildFailure) && (error as Error)?.name !== "BuildFailure") throw error;
       const failure = error as BuildFailure;
       if (failure.reason === "cancelled") throw error;
-      const facts = { reason: failure.reason, ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}), message: failure.message };
+      const facts = {
+        reason: failure.reason,
+        ...(failure.exitCode !== undefined ? { exitCode: failure.exitCode } : {}),
+        message: failure.message,
+        // The builder's own account of the failing step: found whatever the length of the log kept.
+        ...(failure.step ? { step: failure.step } : {}),
+      };
       if (failure.reason === "out_of_memory") throw new RunFailure(`The build ran out of memory (it may use ${this.settings.buildMemoryMb} MB).`, true, facts);
       if (failure.reason === "timeout") throw new RunFailure(`The build took longer than ${Math.round(this.settings.buildTimeoutMs / 60_000)} minutes and was stopped.`, false, facts);
       throw new RunFailure(`The build failed${failure.exitCode !== undefined ? ` (exit code ${failure.exitCode})` : ""}: ${failure.message}`, false, facts);

@@ -1,4 +1,5 @@
-import { failedStep, type FailedStep } from "./build-step.js";
+import type { FailedBuildStep } from "../../ports/container-runtime.js";
+import { failedStep, stepFromBuilder, type FailedStep } from "./build-step.js";
 import type { Diagnosis } from "./diagnosis.js";
 import { dockerfileName, type DockerfileFacts } from "./dockerfile-facts.js";
 import { formatMb, memoryNeeded } from "./size-needed.js";
@@ -12,6 +13,8 @@ export interface BuildFailureFacts {
   message: string;
   /** The build's log lines so far (the last few hundred are enough). */
   log: readonly string[];
+  /** The failing step as the builder told it (BuildKit), when it did: preferred to reading the log. */
+  step?: FailedBuildStep;
   dockerfile: DockerfileFacts | null;
   buildMemoryMb: number;
   buildTimeoutMs: number;
@@ -21,7 +24,7 @@ export interface BuildFailureFacts {
 
 /** A failed build explained: which step (its Dockerfile line), what it printed, what to do. */
 export function diagnoseBuildFailure(facts: BuildFailureFacts): Diagnosis {
-  const step = failedStep(facts.log, facts.dockerfile?.text ?? null);
+  const step = facts.step ? stepFromBuilder(facts.step, facts.dockerfile?.text ?? null) : failedStep(facts.log, facts.dockerfile?.text ?? null);
   const name = dockerfileName(facts.dockerfile);
   const where = step ? stepPlace(step, name) : `a step of ${name}`;
   const evidence = step ? stepEvidence(step) : {};

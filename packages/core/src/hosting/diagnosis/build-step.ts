@@ -1,3 +1,4 @@
+import type { FailedBuildStep } from "../../ports/container-runtime.js";
 import { dockerfileSteps, type DockerfileStep } from "./dockerfile-steps.js";
 
 /** The classic builder's step header: `Step 3/5 : RUN exit 3`. */
@@ -38,4 +39,13 @@ export function failedStep(log: readonly string[], dockerfile: string | null): F
   const instruction = candidate && printed.split(/\s+/)[0]?.toUpperCase() === candidate.keyword ? candidate : null;
   const output = log.slice(found.index + 1).filter((line) => !BUILDER_NOISE.some((noise) => noise.test(line)));
   return { number, of: Number(found.match[2]), text: printed, instruction, output };
+}
+
+/**
+ * The step the builder said failed (BuildKit: `[build 3/5] RUN …`, its Dockerfile line found by
+ * provider-docker), as a `FailedStep`; its instruction is the Dockerfile's at that line.
+ */
+export function stepFromBuilder(step: FailedBuildStep, dockerfile: string | null): FailedStep {
+  const instruction = step.dockerfileLine !== null && dockerfile !== null ? (dockerfileSteps(dockerfile).find((each) => each.line === step.dockerfileLine) ?? null) : null;
+  return { number: step.number, of: step.of, text: step.instruction, instruction, output: step.output };
 }
