@@ -4,12 +4,8 @@ import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { parseInput } from "../util/validation.js";
-import { detectAutoBuild } from "./auto/detect.js";
-import { analyzeDockerfile } from "./dockerfile-analysis.js";
-import { findDockerfile } from "./find-dockerfile.js";
+import { checkRepository } from "./check-repository.js";
 import type { RepoCheckResult } from "./repo-check.js";
-import { findSetupNotes } from "./setup-notes.js";
-import { findSetupVars } from "./setup-vars.js";
 import { sourceTreeFromArchive } from "./source-tree-from-archive.js";
 import type { SourceTree } from "./source-tree.js";
 
@@ -32,21 +28,8 @@ export class RepoCheckService {
   }
 
   /** The check on a tree already read; separate so fixtures can be checked without a code host. */
-  checkTree(tree: SourceTree, context: { askedPath: string; appUrl: string }): RepoCheckResult {
-    const located = findDockerfile(tree, context.askedPath);
-    const dockerfilePath = located.dockerfile ? context.askedPath : located.found?.path;
-    const dockerfile = dockerfilePath ? tree.read(dockerfilePath) : null;
-    const { auto } = detectAutoBuild(tree, { baseImages: this.config.baseImages });
-    return {
-      dockerfile: located.dockerfile,
-      ...(located.found ? { dockerfile_found: located.found } : {}),
-      analysis: dockerfile ? analyzeDockerfile(dockerfile) : null,
-      auto,
-      setup: {
-        vars: findSetupVars(tree, { appUrl: context.appUrl }),
-        notes: findSetupNotes(tree, { detected: auto.found ? auto.name : undefined, dockerfile }),
-      },
-    };
+  checkTree(tree: SourceTree, context: { askedPath: string; appUrl: string; rootDir?: string }): RepoCheckResult {
+    return checkRepository(tree, { ...context, baseImages: this.config.baseImages });
   }
 }
 

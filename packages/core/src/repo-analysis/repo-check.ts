@@ -22,6 +22,10 @@ export interface BaseImages {
   static: string;
   /** Bun, e.g. `oven/bun:1`. */
   bun: string;
+  /** Rust toolchain (cargo) for the build stage, e.g. `rust:1-slim-bookworm`; programs run on `runtime`. */
+  rust: string;
+  /** Deno, e.g. `denoland/deno:2`. */
+  deno: string;
 }
 
 export const DEFAULT_BASE_IMAGES: BaseImages = {
@@ -31,4 +35,6 @@ export const DEFAULT_BASE_IMAGES: BaseImages = {
   runtime: "debian:bookworm-slim",
   static: "node:22-bookworm-slim",
   bun: "oven/bun:1",
+  rust: "rust:1-slim-bookworm",
+  deno: "denoland/deno:2",
 };

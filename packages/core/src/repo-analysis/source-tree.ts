@@ -20,3 +20,20 @@ export function sourceTreeFromFiles(files: Record<string, string>): SourceTree {
     has: (path) => normalized.has(path.replace(/^\.?\//, "")),
   };
 }
+
+/** The files under `folder`, as a tree of their own (paths relative to it). */
+export function subTree(tree: SourceTree, folder: string): SourceTree {
+  const prefix = `${folder.replace(/^\.?\/+|\/+$/g, "")}/`;
+  if (prefix === "/") return tree;
+  const inside = tree
+    .paths()
+    .filter((path) => path.startsWith(prefix))
+    .map((path) => path.slice(prefix.length));
+  const set = new Set(inside);
+  const clean = (path: string) => path.replace(/^\.?\//, "");
+  return {
+    paths: () => inside,
+    read: (path) => tree.read(prefix + clean(path)),
+    has: (path) => set.has(clean(path)),
+  };
+}

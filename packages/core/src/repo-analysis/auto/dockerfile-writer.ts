@@ -62,14 +62,21 @@ export class DockerfileWriter {
   }
 
   /**
-   * Shell form, only for commands that need the shell (to expand `$PORT`, or to chain with `&&`).
-   * The last command is `exec`-ed so it replaces the shell and receives `docker stop`'s signal.
+   * Shell form, only for commands that need the shell (to expand `$PORT`, or to chain steps with
+   * `&&` or `;`). The last step is `exec`-ed so it replaces the shell and receives `docker stop`'s
+   * signal; earlier steps (migrations) run first.
    */
   cmdShell(command: string): this {
-    const parts = command.split(" && ");
-    const last = parts.pop() ?? "";
-    this.lines.push(`CMD ${[...parts, `exec ${last}`].join(" && ")}`);
+    const steps = command.trim().split(/(\s*(?:&&|;)\s*)/);
+    const last = steps.pop() ?? "";
+    this.lines.push(`CMD ${steps.join("")}${/^exec\s/.test(last) ? last : `exec ${last}`}`);
     return this;
+  }
+
+  /** Exec form when the command is plain words, else shell form. */
+  start(command: string): this {
+    const args = execArgs(command);
+    return args ? this.cmd(args) : this.cmdShell(command);
   }
 
   toString(): string {

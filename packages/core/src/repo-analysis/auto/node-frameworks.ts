@@ -1,4 +1,5 @@
 import type { SourceTree } from "../source-tree.js";
+import { DEV_SERVER } from "./node-start.js";
 import { firstExisting, stripJsComments, type PackageJson } from "./types.js";
 
 /** The address the hosted app is served under; the proxy strips it before a request reaches the app. */
@@ -28,6 +29,12 @@ export interface ServerNodeApp {
   name: string;
   /** The start command as exec-form arguments, or null to use the package manager's `start`. */
   start: string[] | null;
+  /** A start command that needs a shell (the Procfile's, a migration before the server); wins over `start`. */
+  shell: string | null;
+  /** Build steps the start script held (`tsc`), run at build instead. */
+  buildSteps: string[];
+  /** Dev dependencies the start command runs (`tsx`, `ts-node`): they must not be pruned. */
+  devTools: string[];
   /**
    * What the runtime image holds: `full` the whole built app with production dependencies,
    * `next-standalone` Next.js's traced standalone server, `nuxt` Nitro's self-contained `.output`.
@@ -101,7 +108,8 @@ const DEV_SERVER_SCRIPT =
 /** A start script that runs the app's own server, not a dev/preview server. */
 export function hasOwnStartScript(pkg: PackageJson): boolean {
   const start = script(pkg, "start").trim();
-  return start !== "" && !DEV_SERVER_SCRIPT.test(start);
+  const serving = start.split(/\s*&&\s*/).pop() ?? "";
+  return start !== "" && !DEV_SERVER_SCRIPT.test(start) && !DEV_SERVER.test(serving);
 }
 
 /** When the script's last `&&` step runs `tool`, arguments appended by the package manager reach it. */
@@ -131,7 +139,7 @@ function staticApp(name: string, output: string, extra: Partial<StaticNodeApp> =
 }
 
 function serverApp(name: string, extra: Partial<ServerNodeApp> = {}): ServerNodeApp {
-  return { kind: "server", name, start: null, layout: "full", buildEnv: {}, fallbackBuild: null, env: {}, ownFiles: false, warnings: [], ...extra };
+  return { kind: "server", name, start: null, shell: null, buildSteps: [], devTools: [], layout: "full", buildEnv: {}, fallbackBuild: null, env: {}, ownFiles: false, warnings: [], ...extra };
 }
 
 // ── frameworks ─────────────────────────────────────────────────────────────────────────────

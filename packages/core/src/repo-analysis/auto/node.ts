@@ -1,10 +1,12 @@
 import type { BaseImages } from "../repo-check.js";
 import type { SourceTree } from "../source-tree.js";
-import { DockerfileWriter, execArgs } from "./dockerfile-writer.js";
+import { DockerfileWriter } from "./dockerfile-writer.js";
+import { procfileStart } from "./procfile.js";
 import { hasDependency, hasOwnStartScript, identifyNodeFramework, type NodeApp, type ServerNodeApp } from "./node-frameworks.js";
+import { checkStartScript, committedOutput, serverEntry } from "./node-start.js";
 import { detectPackageManager, type PackageManager } from "./package-manager.js";
 import { staticServerFiles, writeStaticStage } from "./static-server.js";
-import { firstExisting, hasFolder, readPackageJson, type BuildDraft, type Detector, type PackageJson } from "./types.js";
+import { hasFolder, readPackageJson, type BuildDraft, type Detector, type PackageJson } from "./types.js";
 
 /** Server frameworks named in the answer, checked in this order. */
 const SERVER_FRAMEWORKS: Array<[dependency: string, name: string]> = [
@@ -15,18 +17,17 @@ const SERVER_FRAMEWORKS: Array<[dependency: string, name: string]> = [
   ["express", "Express"],
 ];
 
-/** Entry files tried when package.json has neither a start script nor `main`. */
-const ENTRY_FILES = ["index.js", "index.mjs", "server.js", "server.mjs", "app.js", "app.mjs", "main.js", "main.mjs"];
-
 /**
  * Node.js (`package.json`): a front-end framework that builds static files (see node-frameworks.ts),
- * a framework with its own server, or a plain server started by the `start` script, `main`, or an
- * entry file (index.js, server.js, app.js, main.js). A package.json with none of these gives way to
- * the static-files detector when the repository has an index.html or public/.
+ * a framework with its own server, or a plain server started by the Procfile's `web:`, the `start`
+ * script (checked against the build: see node-start.ts), `main` when it is the server, or an entry
+ * file that listens. A start script that only runs a development server, with the built site
+ * committed (`dist/index.html`), is that static site. A package.json with none of these gives way
+ * to the static-files detector when the repository has an index.html or public/.
  */
 export const nodeDetector: Detector = {
   family: "node",
-  detect({ tree, images }) {
+  detect({ tree, images, procfile }) {
     if (!tree.has("package.json")) return null;
     const pkg = readPackageJson(tree);
     if (!pkg) {
@@ -35,8 +36,21 @@ export const nodeDetector: Detector = {
     const pm = detectPackageManager(tree, pkg);
     const framework = identifyNodeFramework({ tree, pkg });
     if (framework && "reason" in framework) return framework;
+    if (procfile) {
+      // The Procfile names the server, whatever the framework would start.
+      const plain = plainServer(tree, pkg);
+      const base = framework?.kind === "server" ? framework : plain && !("devServer" in plain) ? plain : serverApp(tree, pkg, null, [], []);
+      return nodePlan(tree, pkg, pm, images, { ...base, start: null, shell: procfileStart(procfile), layout: base.layout === "next-standalone" ? "full" : base.layout });
+    }
     // A front end with a start script of its own (an Express server serving the Vite build, say) is a server.
     const app = framework && !(framework.kind === "static" && hasOwnStartScript(pkg)) ? framework : plainServer(tree, pkg);
+    if (app && "devServer" in app) {
+      const output = committedOutput(tree);
+      if (output) return committedSite(tree, images, output, app.devServer);
+      return {
+        reason: `The start script runs a development server (\`${app.devServer}\`), not a server for production, and no built site is committed (dist/index.html or build/index.html). Add a start script that serves the app, commit the built site, or add a Dockerfile.`,
+      };
+    }
     if (!app) {
       if (tree.has("index.html") || hasFolder(tree, "public") || tree.has("Staticfile")) return null;
       return {
@@ -48,25 +62,43 @@ export const nodeDetector: Detector = {
   },
 };
 
-function plainServer(tree: SourceTree, pkg: PackageJson): ServerNodeApp | null {
+/**
+ * What a package is, for choosing the apps of a monorepo: a framework app, a server its start
+ * script (or an entry file that listens) starts, or null (a library, a dev-server-only package).
+ */
+export function deployableNodeApp(tree: SourceTree, pkg: PackageJson): NodeApp | null {
+  const framework = identifyNodeFramework({ tree, pkg });
+  if (framework && "reason" in framework) return null;
+  if (framework && !(framework.kind === "static" && hasOwnStartScript(pkg))) return framework;
+  const checked = checkStartScript(tree, pkg);
+  if (checked.kind === "server") return serverApp(tree, pkg, checked.start, checked.buildSteps, checked.devTools, checked.shell);
+  return null;
+}
+
+function plainServer(tree: SourceTree, pkg: PackageJson): ServerNodeApp | { devServer: string } | null {
+  const checked = checkStartScript(tree, pkg);
+  if (checked.kind === "dev-server") return { devServer: checked.command };
+  if (checked.kind === "server") return serverApp(tree, pkg, checked.start, checked.buildSteps, checked.devTools, checked.shell);
+  const entry = serverEntry(tree, pkg);
+  return entry ? serverApp(tree, pkg, ["node", entry], [], []) : null;
+}
+
+function serverApp(tree: SourceTree, pkg: PackageJson, start: string[] | null, buildSteps: string[], devTools: string[], shell: string | null = null): ServerNodeApp {
   const name = SERVER_FRAMEWORKS.find(([dependency]) => hasDependency(pkg, dependency))?.[1] ?? "Node.js";
-  const startScript = pkg.scripts?.start?.trim();
-  let start: string[] | null;
-  if (startScript) {
-    const args = execArgs(startScript);
-    start = args?.[0] === "node" ? args : null;
-  } else if (pkg.main && tree.has(pkg.main.replace(/^\.\//, ""))) {
-    start = ["node", pkg.main.replace(/^\.\//, "")];
-  } else {
-    const entry = firstExisting(tree, ENTRY_FILES);
-    if (!entry) return null;
-    start = ["node", entry];
-  }
   const warnings: string[] = [];
   if (name === "Fastify" && !/0\.0\.0\.0|\bhost\b/.test(entrySource(tree, pkg, start))) {
     warnings.push("Fastify listens on 127.0.0.1 unless told otherwise, which a container does not expose: call `listen({ host: \"0.0.0.0\", port: Number(process.env.PORT) })`.");
   }
-  return { kind: "server", name, start, layout: "full", buildEnv: {}, fallbackBuild: null, env: { HOST: "0.0.0.0" }, ownFiles: false, warnings };
+  return { kind: "server", name, start, shell, layout: "full", buildEnv: {}, fallbackBuild: null, env: { HOST: "0.0.0.0" }, ownFiles: false, warnings, buildSteps, devTools };
+}
+
+/** The built site committed with the source, served as it is: nothing to install or build. */
+function committedSite(tree: SourceTree, images: BaseImages, output: string, devServer: string): BuildDraft {
+  const dockerfile = new DockerfileWriter();
+  const note = `The start script runs a development server (${devServer}); the built site committed in ${output}/ is served instead.`;
+  dockerfile.comment(note);
+  writeStaticStage(dockerfile, { image: images.static, folder: output });
+  return { name: "Static site (committed build)", install: null, build: null, output, dockerfile: dockerfile.toString(), contextFiles: staticServerFiles(), warnings: [] };
 }
 
 function entrySource(tree: SourceTree, pkg: PackageJson, start: string[] | null): string {
@@ -74,14 +106,27 @@ function entrySource(tree: SourceTree, pkg: PackageJson, start: string[] | null)
   return [file, `${file}.js`, "server.js", "index.js", "app.js", "src/index.ts", "src/server.ts", "src/app.ts"].map((path) => tree.read(path) ?? "").join("\n");
 }
 
-function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images: BaseImages, app: NodeApp): BuildDraft {
-  const hasPackages = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length > 0;
-  const install = hasPackages ? pm.install : null;
-  const build = pkg.scripts?.build ? pm.run("build", app.kind === "static" ? (app.buildArgs ?? undefined) : undefined) : app.fallbackBuild;
+/** A package of a JavaScript workspace, built from the workspace's root. */
+export interface WorkspaceApp {
+  /** The package's folder (`apps/web`). */
+  dir: string;
+  /** The root's install (every workspace's packages at once). */
+  install: string;
+  /** Builds the package and the workspace packages it depends on, or null when it has no build. */
+  build: string | null;
+}
+
+export function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images: BaseImages, app: NodeApp, workspace?: WorkspaceApp): BuildDraft {
+  const buildScript = pkg.scripts?.build ? pm.run("build", app.kind === "static" ? (app.buildArgs ?? undefined) : undefined) : app.fallbackBuild;
+  const build = workspace ? workspace.build : withStartBuildSteps(buildScript, app.kind === "server" ? app.buildSteps : [], pkg);
+  const install = workspace ? workspace.install : needsInstall(pkg, build, app) ? pm.install : null;
+  // In a workspace, paths of the image are the package's folder under /app.
+  const appDir = workspace ? `/app/${workspace.dir}` : "/app";
+  if (workspace && app.kind === "server" && app.layout === "next-standalone") app = { ...app, layout: "full", start: ["node_modules/.bin/next", "start"] };
   const onBun = pm.name === "bun";
   const image = onBun ? images.bun : images.node;
   const user = onBun ? "bun" : "node";
-  const prune = app.kind === "server" && app.layout === "full" && install && pm.prune && pruneIsSafe(pkg) ? pm.prune : null;
+  const prune = !workspace && app.kind === "server" && app.layout === "full" && install && pm.prune && app.devTools.length === 0 && pruneIsSafe(pkg) ? pm.prune : null;
   const warnings = [...app.warnings];
 
   const dockerfile = new DockerfileWriter();
@@ -98,7 +143,7 @@ function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images
     // Plug'n'Play leaves no node_modules to copy into the runtime image.
     if (pm.yarn === "berry" && install) dockerfile.env({ YARN_NODE_LINKER: "node-modules" });
     if (install) {
-      if (installNeedsSource(tree, pkg)) {
+      if (workspace || installNeedsSource(tree, pkg)) {
         dockerfile.copy(".", ".").run(install);
       } else {
         dockerfile.copy(pm.installFiles, "./");
@@ -109,18 +154,19 @@ function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images
       dockerfile.copy(".", ".");
     }
     if (Object.keys(app.buildEnv).length > 0) dockerfile.env(app.buildEnv);
-    if (app.kind === "static") for (const step of app.beforeBuild) dockerfile.comment(step.comment).run(step.run);
+    if (app.kind === "static" && !workspace) for (const step of app.beforeBuild) dockerfile.comment(step.comment).run(step.run);
     if (build) dockerfile.run(build);
     if (prune) dockerfile.run(prune);
   }
 
   if (app.kind === "static") {
-    writeStaticStage(dockerfile, { image: images.static, folder: app.output, from: "build" });
+    const folder = workspace ? `${workspace.dir}/${app.output}` : app.output;
+    writeStaticStage(dockerfile, { image: images.static, folder, from: "build" });
     return {
       name: app.name,
       install,
       build,
-      output: app.output,
+      output: folder,
       dockerfile: dockerfile.toString(),
       contextFiles: { ...staticServerFiles(), ...app.contextFiles },
       warnings,
@@ -130,8 +176,11 @@ function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images
   const start = runtimeCommand(app.start ?? (onBun ? ["bun", "run", "start"] : ["npm", "start"]), onBun);
   const chown = app.ownFiles ? `${user}:${user}` : undefined;
   const fromBuild = { from: "build", ...(chown ? { chown } : {}) };
-  dockerfile.from(image).env({ NODE_ENV: "production", PORT: "3000", ...app.env }).workdir("/app");
-  if (singleStage) {
+  dockerfile.from(image).env({ NODE_ENV: "production", PORT: "3000", ...app.env }).workdir(appDir);
+  if (workspace) {
+    // The whole workspace: the package's dependencies are links to its sibling packages.
+    dockerfile.copy("/app", "/app", fromBuild);
+  } else if (singleStage) {
     dockerfile.copy(".", "./");
   } else if (app.layout === "next-standalone") {
     if (hasFolder(tree, "public")) dockerfile.copy("/app/public", "./public", fromBuild);
@@ -141,8 +190,32 @@ function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager, images
   } else {
     dockerfile.copy("/app", "./", fromBuild);
   }
-  dockerfile.user(user).expose(3000).cmd(start);
-  return { name: app.name, install, build, start: start.join(" "), dockerfile: dockerfile.toString(), warnings };
+  dockerfile.user(user).expose(3000);
+  if (app.shell) dockerfile.cmdShell(app.shell);
+  else dockerfile.cmd(start);
+  return { name: app.name, install, build, start: app.shell ?? start.join(" "), dockerfile: dockerfile.toString(), warnings };
+}
+
+/**
+ * Build steps the start script held (`tsc` of `tsc && node dist/index.js`) join the build, unless
+ * the build script already runs them.
+ */
+function withStartBuildSteps(build: string | null, steps: string[], pkg: PackageJson): string | null {
+  const buildScript = pkg.scripts?.build ?? "";
+  const missing = steps.filter((step) => !/^(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b/.test(step) && !buildScript.includes(step));
+  const all = [build, ...missing.map((step) => (/^(?:tsc|babel|webpack|esbuild|rollup|tsup|swc|prisma|vite|next|nest)\b/.test(step) ? `npx ${step}` : step))].filter(Boolean);
+  return all.length > 0 ? all.join(" && ") : null;
+}
+
+/**
+ * Packages are installed when the app has dependencies, or when a build or the start needs its
+ * dev dependencies: a zero-dependency server does not install its linters.
+ */
+function needsInstall(pkg: PackageJson, build: string | null, app: NodeApp): boolean {
+  if (Object.keys(pkg.dependencies ?? {}).length > 0) return true;
+  const devDependencies = Object.keys(pkg.devDependencies ?? {}).length > 0;
+  if (!devDependencies) return false;
+  return build !== null || app.kind === "static" || (app.kind === "server" && (app.devTools.length > 0 || app.start === null || app.shell !== null));
 }
 
 /** On the Bun image, `node` programs run with `bun`. */

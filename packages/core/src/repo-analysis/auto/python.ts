@@ -1,13 +1,14 @@
 import { readPythonVersion } from "../formats/python-version.js";
 import type { SourceTree } from "../source-tree.js";
 import { DockerfileWriter } from "./dockerfile-writer.js";
+import { procfileStart, type Procfile } from "./procfile.js";
 import type { BuildDraft, Detector } from "./types.js";
 
 const VENV = "/opt/venv";
 const USER = "10001:10001";
 
 /** Files that make a repository a Python project (Railpack's signals, plus Django's manage.py). */
-const SIGNALS = ["requirements.txt", "pyproject.toml", "Pipfile", "main.py", "manage.py"];
+const SIGNALS = ["requirements.txt", "pyproject.toml", "Pipfile", "setup.py", "main.py", "manage.py"];
 
 /** Plain scripts started when no web framework is found. */
 const MAIN_FILES = ["main.py", "app.py", "server.py"];
@@ -17,15 +18,23 @@ const MAIN_FILES = ["main.py", "app.py", "server.py"];
  * (pyproject.toml + poetry.lock), pipenv (Pipfile) or `pip install .` (pyproject.toml alone) into a
  * virtual environment that the runtime image copies. Django (manage.py) collects static files at
  * build, migrates at start and runs gunicorn; Flask runs gunicorn and FastAPI uvicorn, pointed at the
- * `Flask(…)` / `FastAPI(…)` object found in the source; otherwise `python main.py|app.py|server.py`.
+ * `Flask(…)` / `FastAPI(…)` object found in the source; Streamlit runs `streamlit run` of the script
+ * importing it; a package with a `__main__.py` (setup.py or pyproject.toml) runs `python -m <package>`;
+ * otherwise `python main.py|app.py|server.py`. A Procfile's `web:` command (with `release:` first)
+ * replaces the start command, as Railpack does.
+ *
+ * Django's SQLite database: the app's root filesystem is read-only, so the database file named in
+ * the settings (`db.sqlite3` next to manage.py) is a link to `/data/…` in a folder the app's user
+ * owns; with the setup's `volume_path` at `/data` it is kept across deploys (the warning says so).
  */
 export const pythonDetector: Detector = {
   family: "python",
-  detect({ tree, images }) {
+  detect({ tree, images, procfile }) {
     if (!SIGNALS.some((path) => tree.has(path))) return null;
     const deps = dependencyText(tree);
-    const app = pythonApp(tree, deps);
-    if ("reason" in app) return app;
+    const found = pythonApp(tree, deps);
+    if ("reason" in found && !procfile) return found;
+    const app = procfile ? withProcfile(found, procfile) : (found as PythonApp);
     const installer = pythonInstaller(tree);
     const extra = app.server && !usesDependency(deps, app.server) ? app.server : null;
     const install = installer ? withExtra(installer.install, extra, installer.kind) : extra ? `pip install ${extra}` : null;
@@ -63,10 +72,27 @@ export const pythonDetector: Detector = {
 };
 
 function finish(dockerfile: DockerfileWriter, app: PythonApp, install: string | null): BuildDraft {
-  dockerfile.user(USER).expose(3000);
-  if (app.start.includes("$PORT") || app.start.includes("&&")) dockerfile.cmdShell(app.start);
-  else dockerfile.cmd(app.start.split(" "));
-  return { name: app.name, install, build: app.build, start: app.start, dockerfile: dockerfile.toString() };
+  const warnings: string[] = [];
+  if (app.sqlite) {
+    // The root filesystem is read-only: the database lives in /data, owned by the app's user.
+    dockerfile.run(`mkdir -p ${DATA_DIR} && chown ${USER} ${DATA_DIR} && ln -sf ${DATA_DIR}/${app.sqlite} /app/${app.sqlite}`);
+    warnings.push(
+      `Django keeps its SQLite database in ${app.sqlite}; Reposite links it to ${DATA_DIR}/${app.sqlite}, the app's data folder: set volume_path to ${DATA_DIR} so the database is writable and kept across deploys (or set DATABASE_URL to a database server).`,
+    );
+  }
+  dockerfile.user(USER).expose(3000).start(app.start);
+  return { name: app.name, install, build: app.build, start: app.start, dockerfile: dockerfile.toString(), warnings };
+}
+
+/** Where Django's SQLite database is kept: the folder to give the setup's `volume_path`. */
+export const DATA_DIR = "/data";
+
+/** The Procfile's command starts the app; the server package it runs is installed when missing. */
+function withProcfile(found: PythonApp | { reason: string }, procfile: Procfile): PythonApp {
+  const start = procfileStart(procfile);
+  const server = /(^|\s|&&\s*)gunicorn\s/.test(start) ? "gunicorn" : /(^|\s|&&\s*)uvicorn\s/.test(start) ? "uvicorn" : null;
+  if ("reason" in found) return { name: "Python (Procfile)", start, build: null, server, sqlite: null };
+  return { ...found, start, server };
 }
 
 interface PythonApp {
@@ -75,6 +101,8 @@ interface PythonApp {
   build: string | null;
   /** The server package the start command needs (installed when the project does not list it). */
   server: "gunicorn" | "uvicorn" | null;
+  /** Django: the SQLite database file the settings keep next to manage.py, or null. */
+  sqlite?: string | null;
 }
 
 function pythonApp(tree: SourceTree, deps: string): PythonApp | { reason: string } {
@@ -89,6 +117,16 @@ function pythonApp(tree: SourceTree, deps: string): PythonApp | { reason: string
       build: collects ? "python manage.py collectstatic --noinput" : null,
       start: `python manage.py migrate --noinput && gunicorn --bind 0.0.0.0:$PORT ${project}.wsgi:application`,
       server: "gunicorn",
+      sqlite: sqliteFile(tree),
+    };
+  }
+  const streamlit = usesDependency(deps, "streamlit") ? streamlitScript(tree) : null;
+  if (streamlit) {
+    return {
+      name: "Streamlit",
+      build: null,
+      start: `streamlit run ${streamlit} --server.port $PORT --server.address 0.0.0.0 --server.headless true`,
+      server: null,
     };
   }
   if (usesDependency(deps, "fastapi")) {
@@ -108,10 +146,41 @@ function pythonApp(tree: SourceTree, deps: string): PythonApp | { reason: string
   }
   const main = MAIN_FILES.find((path) => tree.has(path));
   if (main) return { name: "Python", build: null, start: `python ${main}`, server: null };
+  const module = mainModule(tree);
+  if (module) return { name: "Python", build: null, start: `python -m ${module}`, server: null };
   return {
     reason:
       "This Python project has no main.py, app.py or server.py, and no Django, Flask or FastAPI app Reposite could find, so Reposite cannot tell what to start. Add a main.py, or add a Dockerfile.",
   };
+}
+
+/** The SQLite file Django's settings name (`BASE_DIR / "db.sqlite3"`), or null with another database. */
+function sqliteFile(tree: SourceTree): string | null {
+  for (const path of tree.paths()) {
+    if (!path.endsWith("settings.py") && !/\/settings\/[\w]+\.py$/.test(path)) continue;
+    const text = tree.read(path) ?? "";
+    if (!/sqlite3/.test(text)) continue;
+    return /["']([\w.-]+\.sqlite3?)["']/.exec(text)?.[1] ?? null;
+  }
+  return null;
+}
+
+/** The script a Streamlit app runs: the root .py file importing streamlit, the usual names first. */
+function streamlitScript(tree: SourceTree): string | null {
+  const preferred = ["streamlit_app.py", "app.py", "main.py", "Home.py", "Hello.py"];
+  const roots = tree.paths().filter((path) => path.endsWith(".py") && !path.includes("/"));
+  const ordered = [...preferred.filter((path) => roots.includes(path)), ...roots.filter((path) => !preferred.includes(path))];
+  return ordered.find((path) => /^\s*(?:import\s+streamlit\b|from\s+streamlit\b)/m.test(tree.read(path) ?? "")) ?? null;
+}
+
+/** A package with a `__main__.py` (at the root or under src/): run as `python -m <package>`. */
+function mainModule(tree: SourceTree): string | null {
+  if (!tree.has("setup.py") && !tree.has("pyproject.toml") && !tree.has("setup.cfg")) return null;
+  const found = tree
+    .paths()
+    .map((path) => /^(?:src\/)?([A-Za-z_]\w*)\/__main__\.py$/.exec(path)?.[1])
+    .filter((name): name is string => Boolean(name) && !/^(tests?|docs|examples?)$/.test(name!));
+  return found[0] ?? null;
 }
 
 /** `proj` from `WSGI_APPLICATION = "proj.wsgi.application"`, else from manage.py's settings module. */
@@ -201,8 +270,8 @@ function pythonInstaller(tree: SourceTree): Installer | null {
       needsSource: false,
     };
   }
-  if (tree.has("pyproject.toml")) {
-    return { kind: "pip", tool: null, files: ["pyproject.toml"], install: "pip install .", needsSource: true };
+  if (tree.has("pyproject.toml") || tree.has("setup.py")) {
+    return { kind: "pip", tool: null, files: [], install: "pip install .", needsSource: true };
   }
   return null;
 }

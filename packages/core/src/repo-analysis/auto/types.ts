@@ -1,11 +1,14 @@
 import type { BaseImages } from "../repo-check.js";
 import type { SourceTree } from "../source-tree.js";
+import type { Procfile } from "./procfile.js";
 
 /** What every detector reads. */
 export interface DetectContext {
   tree: SourceTree;
   /** The operator's base images, defaults filled in. */
   images: BaseImages;
+  /** The repository's Procfile: its `web:` command starts the app, whatever the language. */
+  procfile: Procfile | null;
 }
 
 /** A detector's answer when it knows how to build the repository. */
@@ -41,6 +44,7 @@ export interface Detector {
 export interface PackageJson {
   name?: string;
   main?: string;
+  module?: string;
   type?: string;
   packageManager?: string;
   scripts?: Record<string, string>;

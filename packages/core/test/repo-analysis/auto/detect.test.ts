@@ -575,6 +575,8 @@ RUN go build -trimpath -ldflags="-s -w" -o /out/app .
 
 FROM debian:bookworm-slim
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+WORKDIR /app
+COPY --from=build /src /app
 COPY --from=build /out/app /usr/local/bin/app
 ENV PORT=3000
 USER 10001:10001
@@ -593,6 +595,8 @@ RUN go build -trimpath -ldflags="-s -w" -o /out/app ./cmd/api
 
 FROM debian:bookworm-slim
 COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+WORKDIR /app
+COPY --from=build /src /app
 COPY --from=build /out/app /usr/local/bin/app
 ENV PORT=3000
 USER 10001:10001
@@ -691,6 +695,8 @@ describe("base images", () => {
     runtime: "registry.internal/mirror/debian:bookworm-slim",
     static: "registry.internal/mirror/busybox:1.36",
     bun: "registry.internal/mirror/bun:1",
+    rust: "registry.internal/mirror/rust:1-slim",
+    deno: "registry.internal/mirror/deno:2",
   };
 
   it.each(Object.keys(fixtures) as FixtureName[])("a private mirror changes every FROM line (%s)", (name) => {
@@ -765,7 +771,7 @@ describe("found: false", () => {
 
   it("says what was looked for when the repository has none of it", () => {
     expect(reason({ "README.md": "# Notes\n", "notes/todo.txt": "" })).toBe(
-      "No package.json, requirements.txt, pyproject.toml, go.mod or index.html found, so Reposite cannot tell how to build this repository. Add a Dockerfile, or choose the bare Linux box.",
+      "No package.json, requirements.txt, pyproject.toml, go.mod, Cargo.toml, deno.json or index.html found, so Reposite cannot tell how to build this repository. Add a Dockerfile, or choose the bare Linux box.",
     );
     expect(reason({})).toBe(NOTHING_FOUND_REASON);
   });
