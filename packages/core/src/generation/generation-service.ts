@@ -13,6 +13,8 @@ import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { assertTypeAllowed } from "../repo-access/project-type-rule.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
+import { repositoryLanguage } from "../repo-analysis/repository-language.js";
+import { DEFAULT_ARCHIVE_LIMITS, sourceTreeFromArchive } from "../repo-analysis/source-tree-from-archive.js";
 import { renderPage } from "../rendering/index.js";
 import { SiteImages } from "../sites/site-images.js";
 import { RateLimiter } from "../util/rate-limiter.js";
@@ -79,6 +81,7 @@ export class GenerationService {
     }
     const wishes = splitInstructions(body.instructions, plan.kinds.length === 1 && plan.kinds[0] !== "template" ? { unnamedTo: plan.kinds[0] as "about" | "faq" } : {});
     let readme: Promise<string | null> | undefined;
+    let language: Promise<string | null> | undefined;
     const context = {
       ownerId,
       siteId,
@@ -86,6 +89,7 @@ export class GenerationService {
       wishes,
       // Read once per generation, when the first page is written.
       readme: () => (readme ??= this.readme(ownerId, project)),
+      language: () => (language ??= plan.wizard.pages.includes("about") ? this.language(ownerId, project) : Promise.resolve(null)),
     };
     // Check and start as one step per account: a racing request waits here and counts this one.
     const first = await this.locks.withLock(underWayKey(ownerId), async () => {
@@ -131,6 +135,7 @@ export class GenerationService {
           repositoryUrl: project.repository.url,
           topics: project.repository.topics,
           defaultBranch: project.repository.default_branch,
+          language: await context.language(),
         },
         readme: await context.readme(),
         instructions: kind === "auth" ? null : (context.wishes[kind] ?? null),
@@ -207,6 +212,21 @@ export class GenerationService {
     return false;
   }
 
+  /**
+   * The repository's main language, from the share of its source files by extension (the archive's
+   * file list; no file is kept). Read once per generation, and only for a site with an About page,
+   * where it is said. A repository that cannot be read has no language said rather than a failed page.
+   */
+  private async language(ownerId: string, project: ProjectRecord): Promise<string | null> {
+    try {
+      const archive = await this.repoAccess.sourceArchive(ownerId, project.repository.url);
+      const tree = await sourceTreeFromArchive(archive, { ...DEFAULT_ARCHIVE_LIMITS, maxFileBytes: 0 });
+      return repositoryLanguage(tree.paths());
+    } catch {
+      return null;
+    }
+  }
+
   private async readme(ownerId: string, project: ProjectRecord): Promise<string | null> {
     const resolved = await this.repoAccess.resolve(ownerId, project.repository.url);
     const access = await this.repoAccess.accessFor(ownerId, resolved.host.id);
@@ -220,6 +240,7 @@ interface GenerationContext {
   plan: Plan;
   wishes: Partial<Record<"template" | "about" | "faq", string>>;
   readme: () => Promise<string | null>;
+  language: () => Promise<string | null>;
 }
 
 /** The spec's rules for what a request generates. */

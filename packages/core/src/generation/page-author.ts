@@ -15,7 +15,15 @@ export interface PageRequest {
   /** saas: buttons open the hosted app; website/landing: buttons open the repository. */
   type: ProjectType;
   /** Repository metadata, as the repo host described it (description "" when there is none). */
-  product: { name: string; description: string; repositoryUrl: string; topics: string[]; defaultBranch: string };
+  product: {
+    name: string;
+    description: string;
+    repositoryUrl: string;
+    topics: string[];
+    defaultBranch: string;
+    /** The main language of the repository's source files (`repositoryLanguage`); null or absent when unknown. */
+    language?: string | null;
+  };
   /** The repository's README, or null when it has none. */
   readme: string | null;
   /** The part of the wishes meant for this page, or null (see `splitInstructions`). */

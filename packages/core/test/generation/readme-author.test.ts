@@ -200,7 +200,8 @@ describe("README author", () => {
 
   describe("about page", () => {
     it("lists facts from the README and the metadata", () => {
-      const page = build<AboutContent>({ kind: "about", readme: RST_README });
+      // The language is the repository's (its source files, measured by the generation), not a guess from the README.
+      const page = build<AboutContent>({ kind: "about", readme: RST_README, product: { ...request().product, language: "Python" } });
       expect(page.title).toBe("About tidyfiles");
       expect(page.facts).toEqual([
         { label: "License", value: "BSD 3-Clause License" },
@@ -211,6 +212,19 @@ describe("README author", () => {
         { label: "Install", value: "`pip install pyfetcher`" },
       ]);
       expect(page.sections.map((section) => section.title)).toContain("Features");
+    });
+
+    it("says no language the repository's files did not give, whatever the README's samples and topics say", () => {
+      const page = build<AboutContent>({ kind: "about", readme: RST_README, product: { ...request().product, topics: ["python", "cli"] } });
+      expect(page.facts.map((fact) => fact.label)).not.toContain("Language");
+      const rust = build<AboutContent>({ kind: "about", readme: RST_README, product: { ...request().product, language: "Rust" } });
+      expect(rust.facts).toContainEqual({ label: "Language", value: "Rust" });
+    });
+
+    it("names a local folder's project by the folder's name, never its path on the server", () => {
+      const page = build<AboutContent>({ kind: "about", readme: RST_README, product: { ...request().product, repositoryUrl: "file:///srv/checkouts/tidyfiles" } });
+      expect(page.facts).toContainEqual({ label: "Repository", value: "tidyfiles" });
+      expect(JSON.stringify(page)).not.toContain("/srv/checkouts");
     });
 
     it("keeps the repository facts off a saas site", () => {

@@ -1,5 +1,6 @@
 import type { PageRequest } from "../page-author.js";
 import { readmeCasing } from "../name-casing.js";
+import { repositoryLabel } from "../repository-label.js";
 import { isInstallCommand, readReadme, type ReadmeFacts, type ReadmeSection } from "../readme-reader.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
 import { downloadLink } from "./media.js";
@@ -14,7 +15,7 @@ export interface Context {
   saas: boolean;
   /** "GitHub", "GitLab", … or null for another host. */
   host: string | null;
-  /** The repository address without the scheme, for plain text. */
+  /** The repository address without the scheme, for plain text; a local folder's name only (`repositoryLabel`). */
   repo: string;
   /** The repository's description (the owner's own words), "" when there is none. */
   description: string;
@@ -38,13 +39,6 @@ const HOSTS: Record<string, string> = {
   "git.sr.ht": "SourceHut",
 };
 
-const TOPIC_LANGUAGES: Record<string, string> = {
-  typescript: "TypeScript", javascript: "JavaScript", python: "Python", rust: "Rust", go: "Go",
-  golang: "Go", ruby: "Ruby", php: "PHP", java: "Java", kotlin: "Kotlin", swift: "Swift",
-  cpp: "C++", csharp: "C#", elixir: "Elixir", haskell: "Haskell", scala: "Scala", dart: "Dart",
-  lua: "Lua", julia: "Julia", zig: "Zig", clojure: "Clojure",
-};
-
 export function clean(text: string | null | undefined): string {
   return (text ?? "").replace(/\s+/g, " ").trim();
 }
@@ -61,7 +55,6 @@ export function createContext(request: PageRequest): Context {
   }
   const repoName = /\/([^/]+?)(?:\.git)?\/?$/.exec(product.repositoryUrl)?.[1] ?? "";
   const name = readmeCasing(clean(product.name), repoName, facts.title, request.readme) || facts.title || repoName || "This project";
-  const topicLanguage = product.topics.map((topic) => TOPIC_LANGUAGES[topic.toLowerCase()]).find(Boolean) ?? null;
   const installSection = facts.sections.find((section) => section.role === "install") ?? null;
   const installCommands = installSection
     ? facts.install
@@ -75,11 +68,12 @@ export function createContext(request: PageRequest): Context {
     name,
     saas: request.type === "saas",
     host: HOSTS[hostname] ?? null,
-    repo: product.repositoryUrl.replace(/^[a-z+]+:\/\//i, "").replace(/\/$/, ""),
+    repo: repositoryLabel(product.repositoryUrl),
     description,
     summary: facts.tagline,
     license: facts.license,
-    language: facts.language ?? topicLanguage,
+    // From the repository's files (GenerationService), never guessed from the README's samples or topics.
+    language: product.language ?? null,
     installSection,
     installCommands,
     download: downloadLink(facts.links),
