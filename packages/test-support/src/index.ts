@@ -78,6 +78,7 @@ export { startPebble, type Pebble, type PebbleOptions } from "./pebble.js";
 export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } from "./dns-server.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
+export { REAL_READMES, type RealReadme } from "./readme-corpus/real/index.js";
 export {
   loadRepoCorpus,
   judgeRepoCheck,

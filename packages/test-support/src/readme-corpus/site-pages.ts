@@ -15,7 +15,7 @@ export interface ReadmeSite {
  * Turns a corpus README into its site's pages the way a generation does: the README author is asked
  * for every page kind, a page it declines (a FAQ without a README question) is left out of the site.
  */
-export async function readmeSitePages(fixture: ReadmeFixture, type: ProjectType): Promise<ReadmeSite> {
+export async function readmeSitePages(fixture: Pick<ReadmeFixture, "product" | "readme">, type: ProjectType): Promise<ReadmeSite> {
   const author = createReadmeAuthor();
   const request = (kind: PageKind) => ({ kind, type, product: fixture.product, readme: fixture.readme, instructions: null, pages: KINDS, community: false });
   const kinds = KINDS.filter((kind) => author.declines?.(request(kind)) == null);
