@@ -17,8 +17,15 @@ interface BuildEntry {
   ids: string[];
 }
 
-/** A record made since a build began may be dated up to this much before (clock rounding). */
+/** A record made while a build ran may be dated up to this much outside it (clock rounding). */
 const CLOCK_MARGIN_MS = 1_000;
+
+/**
+ * How long after a build its records are listed. `/system/df` measures everything on Docker 20.10
+ * (images, containers, volumes) and runs one at a time: asked at once, it slowed the new
+ * container's start. Records are told by their dates, so asking later finds the same ones.
+ */
+const LIST_AFTER_MS = 3_000;
 
 /** The tar context of a `/build` request: an `http url http://build-context-<id>` source, copied once. Never used again. */
 const isContext = (record: CacheRecord) => /^http url http:\/\/build-context-/.test(record.Description ?? "") || (record.Description === "fileop target" && !record.Parent);
@@ -36,6 +43,7 @@ const isContext = (record: CacheRecord) => /^http url http:\/\/build-context-/.t
 export class BuildCache {
   private entries: BuildEntry[] | null = null;
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly pending = new Set<Promise<void>>();
   private readonly measure: ReturnType<typeof engineBuildCache>;
 
   constructor(
@@ -45,10 +53,20 @@ export class BuildCache {
     this.measure = engineBuildCache(docker);
   }
 
-  /** Notes the records made since `since` (ms) under `labels`, and prunes the build's context. */
-  afterBuild(labels: Record<string, string>, since: number): Promise<void> {
+  /** Notes the records made from `since` to `until` (ms) under `labels`, and prunes the build's context, a moment later. */
+  afterBuild(labels: Record<string, string>, since: number, until = Date.now()): Promise<void> {
+    const later = new Promise((resolve) => setTimeout(resolve, LIST_AFTER_MS).unref()).then(() => this.note(labels, since, until));
+    this.pending.add(later);
+    void later.catch(() => undefined).finally(() => this.pending.delete(later));
+    return later;
+  }
+
+  private note(labels: Record<string, string>, since: number, until: number): Promise<void> {
     return this.serially(async () => {
-      const made = (await this.records()).filter((record) => Date.parse(record.CreatedAt) >= since - CLOCK_MARGIN_MS);
+      const made = (await this.records()).filter((record) => {
+        const created = Date.parse(record.CreatedAt);
+        return created >= since - CLOCK_MARGIN_MS && created <= until + CLOCK_MARGIN_MS;
+      });
       const context = made.filter(isContext).map((record) => record.ID);
       await this.prune(context);
       const ids = made.filter((record) => !isContext(record)).map((record) => record.ID);
@@ -61,8 +79,9 @@ export class BuildCache {
     });
   }
 
-  /** Prunes the records of every build whose labels include all of `labels`. */
-  remove(labels: Record<string, string>): Promise<void> {
+  /** Prunes the records of every build whose labels include all of `labels` (once the builds' notes are taken). */
+  async remove(labels: Record<string, string>): Promise<void> {
+    await Promise.allSettled([...this.pending]);
     return this.serially(async () => {
       const entries = await this.load();
       const matching = entries.filter((entry) => Object.entries(labels).every(([key, value]) => entry.labels[key] === value));
