@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
 import { RepositeError } from "../errors.js";
-import { clip, readReadme } from "../generation/readme-reader.js";
+import { clip, readReadme, withoutLinks } from "../generation/readme-reader.js";
 import type { RepoFacts, RepoHost, RepoLink } from "../ports/repo-host.js";
 import { EXCLUDED_FOLDERS, namesExcludedFolder } from "./excluded-folders.js";
 import { archiveStream, gitEnvironment, README, readmeOrder, SAFE_REF } from "./git-repo-host.js";
@@ -123,7 +123,7 @@ export function createLocalRepoHost(options: LocalRepoHostOptions): RepoHost {
         ...(readme.title ? { title: clip(readme.title, 100) } : {}),
         url: repo.url,
         private: false,
-        description: manifest.description ?? (readme.tagline ?? "").slice(0, 500),
+        description: manifest.description ?? withoutLinks(readme.tagline ?? "").slice(0, 500),
         topics: manifest.keywords,
         // A checkout's branch; detached, or a plain folder, is HEAD: what is there now.
         defaultBranch: ((await isCheckout(folder)) && (await git(["symbolic-ref", "--short", "-q", "HEAD"], folder))) || "HEAD",

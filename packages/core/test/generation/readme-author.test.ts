@@ -104,27 +104,31 @@ describe("README author", () => {
       expect(page.sections.find((section) => section.title === "Usage")?.code).toBe("$ tidy ~/Downloads --dry-run");
       // The options table of the Usage section stays a table.
       expect(page.sections.find((section) => section.title === "Usage")?.table?.rows).toEqual([
-        ["--dry-run", "show moves only"],
-        ["--by-date", "group by month"],
-        ["--keep <days>", "leave files newer than this many days (default 7)"],
+        ["`--dry-run`", "show moves only"],
+        ["`--by-date`", "group by month"],
+        ["`--keep <days>`", "leave files newer than this many days (default 7)"],
       ]);
       // The closing band says nothing the page said already (the headline is the README's opening, the
-      // subtitle its description, and it has no other paragraph): the site's own line about the project.
-      expect(page.closing.body).toBe("tidyfiles is a project on GitHub.");
+      // subtitle its description, and it has no other paragraph), nor filler ("tidyfiles is a project on GitHub."): no body.
+      expect(page.closing.body).toBeUndefined();
     });
 
     it("labels the buttons for the project type", () => {
       const saas = build<LandingContent>({ type: "saas" });
       expect(saas.hero.primary_cta.label).toBe("Open the app");
       expect(saas.closing.cta.label).toBe("Start now");
+      // The README's own destination first ("[Docs](https://tidyfiles.dev)"), the repository without one.
       for (const type of ["website", "landing"] as const) {
         const page = build<LandingContent>({ type });
-        expect(page.hero.primary_cta.label).toBe("View on GitHub");
-        expect(page.closing.cta.label).toBe("Get started on GitHub");
+        expect(page.hero.primary_cta).toEqual({ label: "Docs", href: "https://tidyfiles.dev" });
+        const plain = build<LandingContent>({ type, readme: "# tidyfiles\n\nSorts your Downloads folder into tidy sub-folders.\n" });
+        expect(plain.hero.primary_cta.label).toBe("View on GitHub");
+        expect(plain.closing.cta.label).toBe("Get started on GitHub");
       }
-      const gitlab = build<LandingContent>({ product: { ...request().product, repositoryUrl: "https://gitlab.com/a/b" } });
+      expect(saas.hero.secondary_cta).toEqual({ label: "Docs", href: "https://tidyfiles.dev" });
+      const gitlab = build<LandingContent>({ readme: "# b\n\nSorts things.\n", product: { ...request().product, repositoryUrl: "https://gitlab.com/a/b" } });
       expect(gitlab.hero.primary_cta.label).toBe("View on GitLab");
-      const other = build<LandingContent>({ product: { ...request().product, repositoryUrl: "https://git.example.org/a/b.git" } });
+      const other = build<LandingContent>({ readme: "# b\n\nSorts things.\n", product: { ...request().product, repositoryUrl: "https://git.example.org/a/b.git" } });
       expect([other.hero.primary_cta.label, other.closing.cta.label]).toEqual(["View the source", "Get the source"]);
     });
 
@@ -156,7 +160,8 @@ describe("README author", () => {
       const page = build<LandingContent>({ readme: ASCIIDOC_README, product: { ...request().product, name: "Ledgerly" } });
       expect([page.hero.title, page.hero.subtitle]).toEqual(["Ledgerly", "Sort your downloads."]);
       expect(page.features).toEqual([{ title: "What it is", body: "Ledgerly is a plain-text accounting tool for small teams." }]);
-      expect(page.closing.body).toBe("Ledgerly is a project on GitHub.");
+      // Nothing left to say: no closing text rather than a sentence made up to fill it.
+      expect(page.closing.body).toBeUndefined();
     });
 
     it("makes up no feature when the README lists none: one card with what it says it is", () => {

@@ -109,7 +109,8 @@ Dual-licensed under MIT or the Apache License 2.0.
     installCommand: "cargo install ripfind",
     questions: 0,
     heroImage: "https://raw.githubusercontent.com/fastfs/ripfind/main/assets/demo.gif",
-    download: null,
+    // "Pre-built binaries … are on the [releases page](…)": its download.
+    download: "https://github.com/fastfs/ripfind/releases",
   },
 };
 

@@ -1,9 +1,8 @@
 import type { PageRequest } from "../page-author.js";
 import { readmeCasing } from "../name-casing.js";
 import { repositoryLabel } from "../repository-label.js";
-import { isInstallCommand, readReadme, type ReadmeFacts, type ReadmeSection } from "../readme-reader.js";
+import { isInstallCommand, readReadme, withoutLinks, type ReadmeFacts, type ReadmeSection } from "../readme-reader.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
-import { downloadLink } from "./media.js";
 import { sentences, wholeText } from "./whole-text.js";
 
 /** What every page builder of the README author reads: the request, the README's facts, and names. */
@@ -29,6 +28,13 @@ export interface Context {
   installCommands: string[];
   /** The README's own Download link, or null. */
   download: { label: string; href: string } | null;
+  /**
+   * Where the hero's button leads before the repository: the README's download page, homepage,
+   * live demo or documentation (the first it has, in that order); null when it links none.
+   */
+  primary: { label: string; href: string } | null;
+  /** The README's documentation, when the hero's button leads elsewhere: the second button. */
+  docs: { label: string; href: string } | null;
 }
 
 const HOSTS: Record<string, string> = {
@@ -76,14 +82,14 @@ export function createContext(request: PageRequest): Context {
     language: product.language ?? null,
     installSection,
     installCommands,
-    download: downloadLink(facts.links),
+    ...destinationButtons(facts),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-const normalize = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const normalize = (text: string) => withoutLinks(text).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 export { normalize as normal };
 
 /** True when two texts say the same thing (one contains the other, ignoring case and punctuation). */
@@ -147,4 +153,16 @@ const sourceLine = (name: string, saas: boolean, host: string | null) =>
 /** Every sentence `fallbackSummary` and `closingLine` may write for a product name, whatever the site's type and host. */
 export function frameLines(name: string): string[] {
   return [true, false].flatMap((saas) => [null, ...Object.values(HOSTS)].flatMap((host) => [projectLine(name, saas, host), sourceLine(name, saas, host)]));
+}
+
+/** The README's destinations as buttons: a download first, else its homepage, demo or docs; the docs second. */
+function destinationButtons(facts: ReadmeFacts): Pick<Context, "download" | "primary" | "docs"> {
+  const button = (kind: string) => {
+    const found = facts.destinations.find((destination) => destination.kind === kind);
+    return found ? { label: found.label.slice(0, 40), href: found.href } : null;
+  };
+  const first = facts.destinations[0];
+  const primary = first ? { label: first.label.slice(0, 40), href: first.href } : null;
+  const docs = button("docs");
+  return { download: button("download"), primary, docs: docs && docs.href !== primary?.href ? docs : null };
 }

@@ -1,5 +1,5 @@
 import type { LandingContent } from "../page-content.js";
-import { stripCode, stripLeadingEmoji, type ReadmeFeature } from "../readme-reader.js";
+import { stripCode, stripLeadingEmoji, withoutLinks, type ReadmeFeature } from "../readme-reader.js";
 import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type Context } from "./context.js";
 import { keepIntroduced } from "./introductions.js";
 import { Said } from "./said.js";
@@ -46,6 +46,8 @@ function withItems(text: string, items: string[] | undefined): string | null {
  * would echo its title): it is listed in a section instead.
  */
 export function featureCard(feature: ReadmeFeature): Card | null {
+  // One sentence whose bold lead is only its start: a title and a body would cut it in two.
+  if (feature.whole) return null;
   const body = clean(feature.body);
   const lead = clean(feature.title ?? "").replace(/[.!:]$/, "");
   if (lead && body) {
@@ -62,7 +64,7 @@ export function featureCard(feature: ReadmeFeature): Card | null {
   const whole = keepIntroduced(withItems(body || lead, feature.items) ?? (body || lead));
   if (!whole) return null;
   const first = sentences(whole)[0] ?? whole;
-  const title = leadingClause(stripCode(stripLeadingEmoji(first)).replace(/[.!]$/, ""), 60);
+  const title = leadingClause(stripCode(stripLeadingEmoji(withoutLinks(first))).replace(/[.!]$/, ""), 60);
   // The body is what follows the title in the bullet: a card never says its title twice.
   const text = wholeText(afterLead(whole, title ?? ""), 300);
   // No clause to lead with ("SHA-256 checksum verification"), or a rest that does not read on its

@@ -1,10 +1,10 @@
 import type { LandingContent } from "../page-content.js";
-import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
+import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, withoutLinks, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
 import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures, whatItIs } from "./features.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
 import { Said } from "./said.js";
-import { wholeText } from "./whole-text.js";
+import { balanced, leadingClause, wholeText } from "./whole-text.js";
 
 type Section = LandingContent["sections"][number];
 
@@ -81,9 +81,9 @@ function allLeads(context: Context): ReadmeLead[] {
   return context.facts.sections.flatMap((section) => section.leads);
 }
 
-/** The README's screenshots (not logos), in order. */
+/** The README's screenshots (not its logos, nor sponsors' or users' logos), in order. */
 export function screenshots(context: Context): ReadmeImage[] {
-  return context.facts.images.filter((image) => !image.logo);
+  return context.facts.images.filter((image) => !image.logo && !image.thirdParty);
 }
 
 /** The picture shown with a section: the first screenshot under its heading, unless used already. */
@@ -94,11 +94,21 @@ export function sectionImage(context: Context, heading: string, used: Set<string
   return { src: image.src, alt: image.alt };
 }
 
-/** The promise: the README's first sentence, "X is a …" read as "A …", shortened only to a complete clause. */
+/** Last words that need what follows them: a participle or a verb waiting for its object. */
+const LEADS_ON = /\s(?:\w+ed|built|made|written|designed|includes?|offers?|provides?|supports?|lets|helps|allows|enables|gives|makes|brings|combines|is|are|has|have)$/i;
+
+/**
+ * The promise: the README's first sentence, "X is a …" read as "A …" (and "X - is a …" too: the
+ * subject is the product, never lost to a bare "is a …"). Never cut: a sentence too long for a
+ * headline, or one that introduces a list ("… that includes:"), leaves the headline to the
+ * product's name and is said whole as the subtitle.
+ */
 function heroTitle(context: Context): string | null {
   const source = context.summary ?? context.description;
   if (!source) return null;
-  let s = stripLeadingEmoji(stripCode(firstOf(source))).replace(/[.!。]+$/, "");
+  const first = firstOf(source);
+  if (/[:：]/.test(first)) return null;
+  let s = stripLeadingEmoji(stripCode(withoutLinks(first))).replace(/[.!。]+$/, "");
   const names = [context.name, context.facts.title, context.request.product.name]
     .filter((name): name is string => Boolean(name))
     .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
@@ -110,9 +120,14 @@ function heroTitle(context: Context): string | null {
     "i",
   ).exec(s);
   if (rewrite) s = rewrite[1]!;
+  else if (s !== original) s = s.replace(/^(?:is|are)\s+(?=\S.{7,})/i, "");
   // Only a rewritten sentence is capitalised: "pyfetcher downloads …" keeps its lowercase name.
   s = s === original ? s.trim() : capitalize(s.trim());
-  return wholeText(s, 90, { clauses: true });
+  if (s.length <= 90 && balanced(s)) return s;
+  // A leading clause that keeps the point ("… sorts your Downloads into tidy folders"), never one
+  // that stops on what leads to it ("… a web framework built", "… a backend that includes").
+  const clause = leadingClause(s, 90, 4);
+  return clause && !LEADS_ON.test(clause) ? clause : null;
 }
 
 /** The install block: the README's install section, with its own prose and code; null when it has none. */
@@ -175,6 +190,13 @@ function heroTexts(context: Context, prose: ReadmeSection[], said: Said): { titl
   const opening = [summary, context.description].map((text) => wholeText(text, 280)).find((text) => text && !said.repeats(text));
   return { title: context.name.slice(0, 90), subtitle: opening ?? subtitle ?? fallbackSummary(context) };
 }
+
+/**
+ * Texts a closing band never says: warnings, disclaimers, support refusals, compatibility notes,
+ * requests to watch or star the repository, lists of languages.
+ */
+const NOTICE =
+  /\b(?:warning|caution|disclaimer|deprecated|breaking changes?|backward[s]?[\s-]compatib\w*|not (?:be )?(?:respond|answer|reply)\w*|(?:do not|don't|please don't) (?:send|e-?mail|contact|open)|watch (?:the )?releases|star (?:this|the|our) (?:repo|repository|project)|not affiliated|use at your own risk|no warranty|translations?)\b/i;
 
 export function landingPage(context: Context): LandingContent {
   const { name, facts } = context;
@@ -242,11 +264,11 @@ export function landingPage(context: Context): LandingContent {
   // its opening, else another paragraph; with nothing left, nothing (no sentence made up to fill it).
   const installNote = paragraphs(facts.installText).find((part) => /[.!]$/.test(part));
   const closingBody =
-    [installNote && install ? installNote : "", summary, context.description, ...facts.intro.slice(1), ...prose.map((section) => paragraphs(section.text)[0] ?? ""), fallbackSummary(context)]
+    [installNote && install ? installNote : "", summary, context.description, ...facts.intro.slice(1), ...prose.map((section) => paragraphs(section.text)[0] ?? "")]
       .map((text) => wholeText(keepIntroduced(text ?? ""), 300))
-      .find((text): text is string => Boolean(text) && !said.repeats(text!));
+      .find((text): text is string => Boolean(text) && !said.repeats(text!) && !NOTICE.test(text!));
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
-  const cta = context.download ?? { label: ctas.closing };
+  const cta = (!context.saas && (context.download ?? context.primary)) || { label: ctas.closing };
 
   const metaTitle = title !== name && `${name} — ${title}`.length <= 70 && !similar(title, name) ? `${name} — ${title}` : name.slice(0, 70);
   return {
@@ -258,8 +280,9 @@ export function landingPage(context: Context): LandingContent {
     hero: {
       title,
       subtitle: sentence(subtitle),
-      primary_cta: context.download ?? { label: ctas.hero },
-      secondary_cta: { label: secondaryLabel },
+      // A saas site's first button opens the app; the README's destinations come next.
+      primary_cta: (context.saas ? context.download : context.primary) ?? { label: ctas.hero },
+      secondary_cta: (context.saas ? context.primary : context.docs) ?? { label: secondaryLabel },
       ...(heroImage ? { image: { src: heroImage.src, alt: heroImage.alt } } : {}),
     },
     features: cards,

@@ -1,3 +1,6 @@
+import type { Block, RawPicture } from "./flow.js";
+import type { Outline } from "./sections.js";
+
 /**
  * The README's pictures and links, with absolute addresses: screenshots and the logo (badges
  * left out), and links a page can use as calls to action (a Download page, say). Relative
@@ -11,8 +14,10 @@ export interface ReadmeImage {
   alt: string;
   /** The heading the picture is under (plain text), or null before the first heading. */
   heading: string | null;
-  /** A logo, icon or wordmark rather than a screenshot. */
+  /** The project's logo, icon or wordmark rather than a screenshot. */
   logo: boolean;
+  /** Someone else's picture: a sponsor's or user's logo (under Sponsors, Used by, …). */
+  thirdParty: boolean;
 }
 
 export interface ReadmeLink {
@@ -94,100 +99,42 @@ export function isBadge(src: string, alt: string, linkHref: string | null): bool
 }
 
 const LOGO = /\b(?:logo|icon|wordmark|emblem|brand|banner|mascot)\b|logo/i;
-
-interface Scan {
-  images: ReadmeImage[];
-  links: ReadmeLink[];
-}
-
-const attribute = (tag: string, name: string) =>
-  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(tag)?.slice(1).find((value) => value !== undefined) ?? null;
-
-const plainLabel = (text: string) =>
-  text
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
-    .replace(/<[^>]+>/g, "")
-    .replace(/[*_`~]/g, "")
-    .replace(/:[a-z0-9_+-]+:/gi, "")
-    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, "")
-    .replace(/\s+/g, " ")
-    .trim();
+/** Headings of pictures that are other people's logos: sponsors, users, partners. */
+const THIRD_PARTY = /\b(?:sponsors?|backers?|supporters?|donat\w*|funding|used by|who uses|users|partners?|powered by|thanks|credits|contributors|featured|as seen|trusted by|companies)\b/i;
 
 /**
- * Scans the README for pictures and links, line by line, skipping code blocks. Link reference
- * definitions (`[logo]: docs/logo.png`) are followed.
+ * The README's pictures in reading order, badges left out, addresses absolute (against the
+ * repository's raw files). A logo is a picture in the title, a small one in the header, or one named
+ * so; a third party's picture is under Sponsors, Used by, …; neither is ever a screenshot.
  */
-export function scanMedia(source: string, addresses: RepositoryAddresses | null): Scan {
-  const lines = source.slice(0, 200_000).split("\n");
-  const definitions = new Map<string, string>();
-  for (const line of lines) {
-    const definition = /^\s{0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s|$)/.exec(line);
-    if (definition) definitions.set(definition[1]!.toLowerCase(), definition[2]!);
-  }
+export function readPictures(outline: Outline, addresses: RepositoryAddresses | null): ReadmeImage[] {
   const images: ReadmeImage[] = [];
-  const links: ReadmeLink[] = [];
   const seen = new Set<string>();
-  let heading: string | null = null;
-  let fence: string | null = null;
-  let htmlLink: string | null = null;
-
-  const addImage = (rawSrc: string, alt: string, linkHref: string | null, logoHint: boolean) => {
-    const src = absolute(rawSrc, addresses?.raw ?? null);
+  const add = (picture: RawPicture, heading: string | null, header: boolean) => {
+    const src = absolute(picture.src, addresses?.raw ?? null);
     if (!src || seen.has(src) || images.length >= 40) return;
     seen.add(src);
-    if (isBadge(src, alt, linkHref)) return;
+    const link = picture.linkHref ? absolute(picture.linkHref, addresses?.page ?? null) : null;
+    if (isBadge(src, picture.alt, link)) return;
     const file = src.split(/[?#]/)[0]!.split("/").pop() ?? "";
-    images.push({ src, alt: plainLabel(alt).slice(0, 300), heading, logo: logoHint || LOGO.test(alt) || LOGO.test(file) });
+    const logo =
+      picture.inHeading ||
+      (header && (picture.width ?? 999) <= 256) ||
+      LOGO.test(picture.alt) ||
+      LOGO.test(file);
+    const thirdParty = heading !== null && THIRD_PARTY.test(heading);
+    images.push({ src, alt: picture.alt.replace(/\s+/g, " ").trim().slice(0, 300), heading, logo: logo && !thirdParty, thirdParty });
   };
-  const addLink = (label: string, rawHref: string) => {
-    const href = absolute(rawHref, addresses?.page ?? null);
-    const text = plainLabel(label);
-    if (href && text && links.length < 200) links.push({ label: text, href, heading });
+  const visit = (blocks: Block[], heading: string | null, header: boolean) => {
+    for (const block of blocks) {
+      const found =
+        block.type === "list" ? block.items.flatMap((item) => item.pictures) : block.type === "table" ? [...block.header, ...block.rows.flat()].flatMap((cell) => cell.pictures) : block.type === "code" ? [] : block.pictures;
+      for (const picture of found) add(picture, heading, header);
+    }
   };
-
-  for (let index = 0; index < lines.length; index++) {
-    // Bounded work on any input: a real line with pictures and links is short.
-    const line = lines[index]!.slice(0, 4000);
-    const fenceMark = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
-      continue;
-    }
-    if (fenceMark) {
-      fence = fenceMark;
-      continue;
-    }
-    const atx = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    const htmlHeading = /<h[1-6]\b[^>]*>([\s\S]*?)<\/h[1-6]>/i.exec(line);
-    const setext = /^\s{0,3}(?:=+|-{2,})\s*$/.test(lines[index + 1] ?? "") && line.trim() && !/^\s*[-*+]\s/.test(line) && !/\|/.test(line);
-    const headingText = atx?.[1] ?? (htmlHeading && plainLabel(htmlHeading[1]!) ? htmlHeading[1] : setext ? line : null);
-    if (headingText && plainLabel(headingText)) heading = plainLabel(headingText.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")).replace(/^\d+(?:\.\d+)*[.)]\s+/, "");
-
-    // Markdown pictures, linked or not, then links.
-    const logoHint = heading === null && /<h1\b/i.test(line);
-    for (const match of line.matchAll(/(\[\s*)?!\[([^\]]{0,300})\]\(\s*(<[^>]{1,2048}>|[^)\s]{1,2048})(?:\s+["'][^"']{0,300}["'])?\s*\)(?:\s*\]\(\s*([^)\s]{1,2048})[^)]{0,300}\))?/g)) {
-      addImage(match[3]!, match[2]!, match[4] ?? htmlLink, logoHint);
-    }
-    for (const match of line.matchAll(/(\[\s*)?!\[([^\]]*)\]\[([^\]]*)\](?:\s*\]\(\s*([^)\s]+)[^)]*\))?/g)) {
-      const target = definitions.get((match[3] || match[2]!).toLowerCase());
-      if (target) addImage(target, match[2]!, match[4] ?? htmlLink, logoHint);
-    }
-    // HTML: <a href> opens a link that may hold an <img>.
-    for (const tag of line.matchAll(/<a\b[^>]*>|<\/a>|<img\b[^>]*>/gi)) {
-      const text = tag[0];
-      if (/^<\/a>/i.test(text)) htmlLink = null;
-      else if (/^<a\b/i.test(text)) htmlLink = attribute(text, "href");
-      else {
-        const src = attribute(text, "src");
-        if (src) addImage(src, attribute(text, "alt") ?? "", htmlLink, logoHint || (heading === null && Number(attribute(text, "width") ?? "999") <= 256));
-      }
-    }
-    for (const match of line.matchAll(/(?<!!)\[((?:!\[[^\]\n]{0,300}\]\([^)\s]{0,2048}\)|[^\][!\n]|!(?!\[)){1,400})\]\(\s*([^)\s]{1,2048})[^)]{0,300}\)/g)) {
-      if (!/^\s*!\[/.test(match[1]!)) addLink(match[1]!, match[2]!);
-    }
-    for (const match of line.matchAll(/<a\b[^>]*\shref\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) addLink(match[2]!, match[1]!);
-  }
-  return { images, links };
+  visit(outline.intro, null, true);
+  for (const section of outline.sections) visit(section.blocks, section.heading, false);
+  return images;
 }
 
 const DOWNLOAD = /\bdownload\b|\bget (?:it )?(?:for|on)\b/i;

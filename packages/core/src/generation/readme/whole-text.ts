@@ -121,7 +121,8 @@ export function wholeText(text: string, max: number, options: WholeTextOptions =
   return null;
 }
 
-const normal = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+/** Words only: link addresses, marks and case left out. */
+const normal = (text: string) => text.replace(/(?<!!)\[([^[\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)/g, "$1").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 
 /**
  * True when a card's text repeats its title: the same words, the title with at most two more
