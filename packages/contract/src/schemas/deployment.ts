@@ -171,6 +171,8 @@ export type RunStatus = z.output<typeof runStatusSchema>;
 export const DIAGNOSIS_KINDS = [
   /** A Dockerfile step exited non-zero. */
   "build_step_failed",
+  /** The build could not reach a package registry or pull a base image (DNS, TLS, refused, timed out). */
+  "registry_unreachable",
   /** The build went over its memory. */
   "build_out_of_memory",
   /** The build went over its time. */
@@ -210,6 +212,9 @@ export const diagnosisEvidenceSchema = z.strictObject({
     .describe("Ports found listening inside the container, with the address they are bound to"),
   start_command: z.array(z.string()).optional().describe("The start command found in the repository (for example `npm start`), when the image had none"),
   peak_memory_mb: z.number().optional().describe("Peak memory (MB) the run reached, when known"),
+  registry: z.string().optional().describe("The host a build could not reach (`registry.npmjs.org`), for `registry_unreachable`"),
+  network_error: z.enum(["dns", "tls", "refused", "timeout"]).optional().describe("How the connection to `registry` failed"),
+  image: z.string().optional().describe("The base image that could not be pulled (`node:22`), when that is what failed"),
 });
 export type DiagnosisEvidence = z.output<typeof diagnosisEvidenceSchema>;
 

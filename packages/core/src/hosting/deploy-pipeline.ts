@@ -19,6 +19,7 @@ import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build
 import { BuildQueue } from "./build-queue.js";
 import { SERVER_STOPPED_REASON, type DeployRunRecord, type RunStatus } from "./deploy-run.js";
 import { DeployRunStore } from "./deploy-run-store.js";
+import { BuildLogKeeper } from "./diagnosis/build-log-keeper.js";
 import { diagnoseRun, maskDiagnosis, type RunStage } from "./diagnosis/diagnose.js";
 import type { Diagnosis } from "./diagnosis/diagnosis.js";
 import type { DockerfileFacts } from "./diagnosis/dockerfile-facts.js";
@@ -32,9 +33,6 @@ import { createSecretMasker } from "./secret-masker.js";
 
 /** Said by a run cancelled through its job. */
 export const CANCELLED_REASON = "The deploy was cancelled.";
-
-/** Lines of the build's log kept for the diagnosis of a failed build (its failing step and output). */
-const BUILD_LOG_KEPT = 400;
 
 /**
  * A failure with the reason the run shows (already masked), whether the app ran out of memory,
@@ -128,7 +126,8 @@ export class DeployPipeline {
     let stage: RunStage = "queue";
     let dockerfile: DockerfileFacts | null = null;
     let tree: SourceTree | null = null;
-    const buildLog: string[] = [];
+    // The failing step's start is kept apart from the log's tail, however long the step's output.
+    const buildLog = new BuildLogKeeper();
     try {
       const waiting = await this.queue.waiting(runId);
       if (waiting) {
@@ -182,7 +181,6 @@ export class DeployPipeline {
         await this.runs.modify(siteId, runId, (run) => ({ ...run, image: tag }));
         await this.build(runtime, recipe, context, tag, siteId, runId, signal, (line) => {
           buildLog.push(line);
-          if (buildLog.length > BUILD_LOG_KEPT) buildLog.shift();
           log.line(line);
         });
         log.line("Image built.");
@@ -319,7 +317,7 @@ export class DeployPipeline {
     failure: RunFailure,
     signal: AbortSignal,
     mask: (text: string) => string,
-    known: { stage: RunStage; dockerfile: DockerfileFacts | null; tree: SourceTree | null; buildLog: string[]; appMemoryMb: number },
+    known: { stage: RunStage; dockerfile: DockerfileFacts | null; tree: SourceTree | null; buildLog: BuildLogKeeper; appMemoryMb: number },
   ): Diagnosis {
     try {
       const diagnosis = diagnoseRun({
@@ -328,7 +326,7 @@ export class DeployPipeline {
         stopped: signal.aborted ? (this.shutdown.signal.aborted ? "server_stopped" : "cancelled") : null,
         build:
           !signal.aborted && error instanceof RunFailure && error.build
-            ? { ...error.build, log: known.buildLog, buildMemoryMb: this.settings.buildMemoryMb, buildTimeoutMs: this.settings.buildTimeoutMs, appMemoryMb: known.appMemoryMb }
+            ? { ...error.build, log: known.buildLog.lines(), baseImages: this.config.baseImages, buildMemoryMb: this.settings.buildMemoryMb, buildTimeoutMs: this.settings.buildTimeoutMs, appMemoryMb: known.appMemoryMb }
             : null,
         start: signal.aborted ? null : AppStartFailure.facts(error),
         error,

@@ -1,8 +1,12 @@
+import { isStepStart } from "./diagnosis/step-lines.js";
+
 /**
  * The cap on one run's log: the first `headLines` lines stream live; past them only the last
  * `tailLines` are kept and written when the run ends, after a line saying how many were left
- * out. Bytes are capped the same way, and every line is cut at `lineChars`, so a run's log is at
- * most about 256 KB however chatty the build. The run record keeps the last `recordTailLines`.
+ * out and the build steps that started among them (at most `leftOutSteps`, the last ones), so the
+ * tail reads under the step it belongs to. Bytes are capped the same way, and every line is cut
+ * at `lineChars`, so a run's log is at most about 256 KB however chatty the build. The run record
+ * keeps the last `recordTailLines`.
  */
 export interface RunLogLimits {
   headLines: number;
@@ -11,6 +15,7 @@ export interface RunLogLimits {
   tailBytes: number;
   lineChars: number;
   recordTailLines: number;
+  leftOutSteps: number;
 }
 
 export const RUN_LOG_LIMITS: RunLogLimits = {
@@ -20,6 +25,7 @@ export const RUN_LOG_LIMITS: RunLogLimits = {
   tailBytes: 128 * 1024,
   lineChars: 1_000,
   recordTailLines: 200,
+  leftOutSteps: 10,
 };
 
 /** When batched lines go to the job stream: every `flushMs`, or sooner once `flushLines` wait. */
@@ -44,6 +50,7 @@ export class RunLog {
   private tail: string[] = [];
   private tailBytes = 0;
   private omitted = 0;
+  private readonly omittedSteps: string[] = [];
   private readonly last: string[] = [];
   private total = 0;
   private ended = false;
@@ -79,7 +86,11 @@ export class RunLog {
   finish(): string[] {
     if (!this.ended) {
       this.ended = true;
-      if (this.omitted > 0) this.pending.push(`… ${this.omitted} line${this.omitted === 1 ? "" : "s"} left out (a run keeps its first ${this.limits.headLines} and last ${this.limits.tailLines} lines) …`);
+      if (this.omitted > 0) {
+        const steps = this.omittedSteps.length > 0 ? "; the build steps that started in them follow" : "";
+        this.pending.push(`… ${this.omitted} line${this.omitted === 1 ? "" : "s"} left out (a run keeps its first ${this.limits.headLines} and last ${this.limits.tailLines} lines${steps}) …`);
+        this.pending.push(...this.omittedSteps);
+      }
       this.pending.push(...this.tail);
       this.tail = [];
       this.flush();
@@ -109,8 +120,13 @@ export class RunLog {
     this.tail.push(line);
     this.tailBytes += bytes;
     while (this.tail.length > this.limits.tailLines || this.tailBytes > this.limits.tailBytes) {
-      this.tailBytes -= Buffer.byteLength(this.tail.shift()!) + 1;
+      const dropped = this.tail.shift()!;
+      this.tailBytes -= Buffer.byteLength(dropped) + 1;
       this.omitted += 1;
+      if (isStepStart(dropped)) {
+        this.omittedSteps.push(dropped);
+        if (this.omittedSteps.length > this.limits.leftOutSteps) this.omittedSteps.shift();
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { createMemoryContainerRuntime, readTar } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSecretMasker, RUN_LOG_LIMITS, STORAGE, type BuildRequest, type RecordStorage } from "../../src/index.js";
+import { BuildFailure, createSecretMasker, RUN_LOG_LIMITS, STORAGE, type BuildRequest, type RecordStorage } from "../../src/index.js";
 import { startHostingHarness, type HostingHarness } from "./hosting-harness.js";
 
 const SECRET = "sk_live_93b1f0aa77";
@@ -101,8 +101,11 @@ describe("the build log", () => {
     const site = await h.project(owner, "chatty");
     const { text, runId } = await h.deploy(owner, site);
     const lines = text.trimEnd().split("\n");
-    expect(lines.length).toBe(RUN_LOG_LIMITS.headLines + 1 + RUN_LOG_LIMITS.tailLines);
-    expect(lines[RUN_LOG_LIMITS.headLines]).toMatch(/^… \d+ lines left out \(a run keeps its first 1000 and last 1000 lines\) …$/);
+    // After the count, the last steps that started in the lines left out: the tail reads under its step.
+    expect(lines.length).toBe(RUN_LOG_LIMITS.headLines + 1 + RUN_LOG_LIMITS.leftOutSteps + RUN_LOG_LIMITS.tailLines);
+    expect(lines[RUN_LOG_LIMITS.headLines]).toMatch(/^… \d+ lines left out \(a run keeps its first 1000 and last 1000 lines; the build steps that started in them follow\) …$/);
+    const leftOutSteps = lines.slice(RUN_LOG_LIMITS.headLines + 1, RUN_LOG_LIMITS.headLines + 1 + RUN_LOG_LIMITS.leftOutSteps);
+    expect(leftOutSteps.every((line) => /^Step \d+\/3001 : RUN echo line-\d+$/.test(line))).toBe(true);
     expect(lines).toContain("line-0");
     expect(lines).toContain("line-2999");
     expect(lines).not.toContain("line-1500");
@@ -111,6 +114,40 @@ describe("the build log", () => {
     expect(run.log_lines).toBeGreaterThan(6_000);
     expect(run.log_tail.trimEnd().split("\n")).toHaveLength(RUN_LOG_LIMITS.recordTailLines);
     expect(run.log_tail).toContain("line-2999");
+  });
+
+  it("a failing step with more output than the log keeps: its start follows the count of lines left out, and the diagnosis finds its line", async () => {
+    files.Dockerfile = "FROM node:22 AS build\nWORKDIR /app\nRUN ./prepare.sh\nRUN ./generate.sh\nFROM build\nCMD [\"node\", \"server.js\"]\n";
+    const site = await h.project(owner, "chatty");
+    const runtime = h.runtime!;
+    const build = runtime.buildImage.bind(runtime);
+    // Lines as provider-docker decodes BuildKit's trace; a builder that names no failing step, so the log is all there is.
+    runtime.buildImage = async (request: BuildRequest) => {
+      request.onLog("#4 [build 1/4] FROM docker.io/library/node:22");
+      request.onLog("#5 [build 2/4] WORKDIR /app");
+      request.onLog("#6 [build 3/4] RUN ./prepare.sh");
+      for (let i = 0; i < 1_500; i++) request.onLog(`#6 prepared ${i}`);
+      request.onLog("#7 [build 4/4] RUN ./generate.sh");
+      for (let i = 0; i < 5_000; i++) request.onLog(`#7 generated page ${i}`);
+      request.onLog("#7 Error: page 5000 has no title");
+      request.onLog("#7 ERROR: executor failed running [/bin/sh -c ./generate.sh]: exit code: 2");
+      throw new BuildFailure("executor failed running [/bin/sh -c ./generate.sh]: exit code: 2", "failed", 2);
+    };
+    try {
+      const { text, job } = await h.deploy(owner, site);
+      expect(job.status).toBe("error");
+      const lines = text.trimEnd().split("\n");
+      const count = lines.findIndex((line) => line.includes("lines left out"));
+      // prepare.sh started in the first 1,000 lines; generate.sh in the lines left out.
+      expect(lines.slice(0, count)).toContain("#6 [build 3/4] RUN ./prepare.sh");
+      expect(lines.slice(count + 1, count + 3)).toEqual(["#7 [build 4/4] RUN ./generate.sh", "#7 generated page 4003"]);
+      const diagnosis = (await h.reposite.hosting.read(owner, site)).last_run!.diagnosis!;
+      expect(diagnosis).toMatchObject({ kind: "build_step_failed", title: "The build failed at step 4 of 4 (line 4 of the Dockerfile)", evidence: { dockerfile_line: 4, step: "RUN ./generate.sh", exit_code: 2 } });
+      expect(diagnosis.detail).toContain("Step 4 of 4 of stage build (line 4 of the repository's Dockerfile: RUN ./generate.sh)");
+      expect(diagnosis.detail).toContain("    Error: page 5000 has no title");
+    } finally {
+      runtime.buildImage = build;
+    }
   });
 
   it("drops terminal colours and keeps a progress line's last state", async () => {

@@ -82,3 +82,25 @@ export function finalBaseImage(steps: readonly DockerfileStep[]): string | null 
   const from = steps.findLast((step) => step.keyword === "FROM");
   return from?.text.split(/\s+/).slice(1).find((word) => !word.startsWith("--")) ?? null;
 }
+
+/** Instructions BuildKit's Dockerfile frontend makes a numbered step of (after the stage's `FROM`, step 1). */
+const BUILDKIT_COUNTED = new Set(["RUN", "COPY", "ADD", "WORKDIR"]);
+
+/**
+ * The Dockerfile line of BuildKit's step `[<stage> <number>/<of>]`: stages are named by their `AS`
+ * name (lower case) or `stage-<index>`, the name left out when the file has one stage; a stage's
+ * `FROM` is step 1, then each `RUN`, `COPY`, `ADD` and `WORKDIR` counts. Null when the file has no
+ * such step.
+ */
+export function stageStepLine(dockerfile: string, stage: string | null, number: number): number | null {
+  const stages: { name: string; lines: number[] }[] = [];
+  for (const step of dockerfileSteps(dockerfile)) {
+    if (step.keyword === "FROM") {
+      const words = step.text.split(/\s+/).slice(1).filter((word) => !word.startsWith("--"));
+      const as = words.findIndex((word) => word.toUpperCase() === "AS");
+      stages.push({ name: as >= 0 && words[as + 1] ? words[as + 1]!.toLowerCase() : `stage-${stages.length}`, lines: [step.line] });
+    } else if (BUILDKIT_COUNTED.has(step.keyword)) stages.at(-1)?.lines.push(step.line);
+  }
+  const found = stage === null ? (stages.length === 1 ? stages[0] : undefined) : stages.find((each) => each.name === stage.toLowerCase());
+  return found?.lines[number - 1] ?? null;
+}
