@@ -13,6 +13,7 @@ main{display:block;min-height:55vh}
 ul,ol{padding-left:1.25em}
 a{color:var(--link);text-underline-offset:.18em;text-decoration-thickness:1px}
 a:hover{text-decoration-thickness:2px}
+.text-link{color:inherit;text-decoration:underline}
 :focus-visible{outline:3px solid var(--focus);outline-offset:3px}
 img{max-width:100%;height:auto}
 svg{flex:none}

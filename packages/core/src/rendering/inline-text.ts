@@ -7,7 +7,9 @@ import { html, joinHtml, type SafeHtml } from "./escape.js";
  * A link becomes `<a href>` only for a web address (`rel="noopener"`, it leaves the site) or a path
  * on the site itself; any other target (`javascript:`, `mailto:`, `#anchor`, a relative file) is
  * dropped and its label kept as text, so a page never shows raw link syntax nor a link that could
- * run script. Labels and addresses are escaped like every other text.
+ * run script. Labels and addresses are escaped like every other text. A link is drawn in its text's
+ * own colour, underlined (`.text-link`): that colour meets AA on whatever box the text sits in (an
+ * accent-coloured card, say), where the design's link colour may not.
  */
 
 /** A code span, or a link: `[label](target "optional title")`, the target optionally in `<…>`, one level of parentheses allowed (Wikipedia addresses). */
@@ -44,7 +46,7 @@ export function inline(text: string): SafeHtml {
     }
     const link = linkTarget(target!);
     if (!link) out.push(codeSpans(label!));
-    else out.push(html`<a href="${link.href}"${link.external ? html` rel="noopener"` : ""}>${codeSpans(label!)}</a>`);
+    else out.push(html`<a class="text-link" href="${link.href}"${link.external ? html` rel="noopener"` : ""}>${codeSpans(label!)}</a>`);
   }
   out.push(text.slice(last));
   return joinHtml(out);

@@ -8,13 +8,13 @@ import { inline } from "../../src/rendering/inline-text.js";
 describe("links in page text", () => {
   it("turns [label](https://…) into an outbound link with rel=noopener, and a site path into a plain link", () => {
     expect(inline("Read [the docs](https://docs.example.org/start) or [sign in](/auth).").toString()).toBe(
-      'Read <a href="https://docs.example.org/start" rel="noopener">the docs</a> or <a href="/auth">sign in</a>.',
+      'Read <a class="text-link" href="https://docs.example.org/start" rel="noopener">the docs</a> or <a class="text-link" href="/auth">sign in</a>.',
     );
   });
 
   it("keeps code spans, inside and outside a label, and Wikipedia-style parentheses", () => {
     expect(inline("Run `tidy [x](y)` then [`tidy undo`](https://en.wikipedia.org/wiki/Undo_(computing))").toString()).toBe(
-      'Run <code>tidy [x](y)</code> then <a href="https://en.wikipedia.org/wiki/Undo_(computing)" rel="noopener"><code>tidy undo</code></a>',
+      'Run <code>tidy [x](y)</code> then <a class="text-link" href="https://en.wikipedia.org/wiki/Undo_(computing)" rel="noopener"><code>tidy undo</code></a>',
     );
   });
 
@@ -42,7 +42,7 @@ describe("links in page text", () => {
     for (const design of DESIGNS) {
       const doc = renderPage(design, content, sampleSite({ type: design.type, repositoryUrl: "https://github.com/lumen-dev/lumen" }));
       for (const href of ["https://handbook.example.org/", "https://example.org/releases", "https://example.org/app.AppImage", "https://forum.example.org/"]) {
-        expect(doc, design.id).toContain(`<a href="${href}" rel="noopener">`);
+        expect(doc, design.id).toContain(`<a class="text-link" href="${href}" rel="noopener">`);
       }
       expect(/[^\n>]{0,60}\]\(https?:[^\n<]{0,40}/.exec(doc)?.[0] ?? null, design.id).toBeNull();
     }

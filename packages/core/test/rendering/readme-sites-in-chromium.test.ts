@@ -2,7 +2,6 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { launchBrowser, README_CORPUS, readmeSitePages, type ReadmeFixture, type ReadmeSite } from "@reposite/test-support";
 import type { Browser } from "playwright-core";
-import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DESIGNS, type Design } from "../../src/designs/index.js";
 import type { AboutContent, FaqContent, LandingContent, PageContent } from "../../src/generation/page-content.js";
@@ -10,6 +9,7 @@ import type { ColorMode, PageKind } from "../../src/projects/project.js";
 import { renderPage, type SiteContext } from "../../src/rendering/index.js";
 import { checkPages, servePages, WIDTHS, type CheckJob } from "./chromium-checks.js";
 import { edgeReadme } from "./readme-edge-fixture.js";
+import { screenshotPng, withCopiedPictures } from "./readme-site-pictures.js";
 
 /**
  * Issue 15, proof: the sites the README author writes from the README corpus, drawn in the designs
@@ -40,29 +40,6 @@ const SCHEMES: { name: "light" | "dark"; colorMode: ColorMode }[] = [
   { name: "light", colorMode: "Light mode" },
   { name: "dark", colorMode: "Dark mode" },
 ];
-
-/** A 960×600 screenshot-like picture (bands and a panel), as a `data:` PNG. */
-function screenshotPng(): string {
-  const png = new PNG({ width: 960, height: 600 });
-  for (let y = 0; y < png.height; y++) {
-    for (let x = 0; x < png.width; x++) {
-      const i = (y * png.width + x) * 4;
-      const bar = y < 48;
-      const panel = x > 40 && x < 280 && y > 80 && y < 560;
-      const shade = bar ? 60 : panel ? 225 : 245 - Math.round((y / png.height) * 30);
-      png.data[i] = shade;
-      png.data[i + 1] = bar ? 90 : shade;
-      png.data[i + 2] = bar ? 160 : Math.min(255, shade + (panel ? 0 : 8));
-      png.data[i + 3] = 255;
-    }
-  }
-  return `data:image/png;base64,${PNG.sync.write(png).toString("base64")}`;
-}
-
-/** The page with every picture's remote address replaced by `src`, as the copier replaces it by a site path. */
-function withCopiedPictures(content: PageContent, src: string): PageContent {
-  return JSON.parse(JSON.stringify(content), (key, value) => (key === "image" && value && typeof value === "object" ? { ...value, src } : value)) as PageContent;
-}
 
 /** Three designs per README, one of each type; over the corpus every design is used once. */
 function designsFor(index: number): Design[] {
