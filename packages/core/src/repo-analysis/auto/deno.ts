@@ -21,16 +21,30 @@ export const denoDetector: Detector = {
     }
     const cached = main ?? /\b([\w./-]+\.(?:ts|tsx|js|mjs))\b/.exec(tasks.start ?? "")?.[1] ?? null;
     const build = cached ? `deno cache ${cached}` : null;
+    const port = denoPort(tree.paths().filter((path) => /\.(?:ts|tsx|js|mjs)$/.test(path) && !path.includes("/")).map((path) => tree.read(path) ?? ""));
+    const warnings = port === 3000 ? [] : [`Deno.serve listens on ${port} here (it does not read PORT): set the setup's port to ${port}.`];
     const dockerfile = new DockerfileWriter()
       .from(images.deno)
       .env({ PORT: "3000" })
       .workdir("/app")
       .copy(".", "./");
     if (build) dockerfile.run(build);
-    dockerfile.user("deno").expose(3000).start(start);
-    return { name: "Deno", install: null, build, start, dockerfile: dockerfile.toString(), warnings: [] };
+    dockerfile.user("deno").expose(port).start(start);
+    return { name: "Deno", install: null, build, start, dockerfile: dockerfile.toString(), warnings };
   },
 };
+
+/**
+ * The port: PORT when the code reads it, the `port` passed to Deno.serve, else Deno.serve's
+ * default, 8000.
+ */
+function denoPort(sources: string[]): number {
+  const text = sources.join("\n");
+  if (/Deno\.env\.get\(\s*["'`]PORT["'`]\s*\)/.test(text)) return 3000;
+  const fixed = /\bport\s*:\s*(\d{2,5})\b/.exec(text)?.[1];
+  if (fixed) return Number(fixed);
+  return /\bDeno\.serve\s*\(/.test(text) ? 8000 : 3000;
+}
 
 /** The `tasks` of deno.json(c), comments and trailing commas allowed. */
 function readTasks(text: string): Record<string, string> {

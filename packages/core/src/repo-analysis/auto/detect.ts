@@ -68,7 +68,39 @@ export function detectAutoBuild(tree: SourceTree, options: DetectAutoBuildOption
       );
     }
   }
-  return detectIn(tree, images);
+  const atRoot = detectIn(tree, images);
+  if (atRoot.auto.found) return atRoot;
+  // Nothing at the root: the apps may sit in folders of their own (apps/web, frontend/, backend/).
+  const folders = appFolders(tree, images);
+  if (folders.length === 1) return detectAutoBuild(tree, { ...options, rootDir: folders[0]!.dir });
+  if (folders.length > 1) {
+    return notFound(
+      `Nothing to build at the repository's root, and ${folders.length} apps in folders of their own: ${folders.map((app) => `${app.dir} (${app.name})`).join(", ")}. Set root_dir to the one to deploy (PUT …/deployment {"root_dir": "${folders[0]!.dir}"}).`,
+    );
+  }
+  return atRoot;
+}
+
+/** Folders not an app's: documentation, examples, tests, dependencies. */
+const NOT_APP_FOLDERS = /^(?:docs?|examples?|samples?|tests?|e2e|scripts|tools|tooling|vendor|node_modules|third_party|fixtures|\..*)$/i;
+
+/** Apps in top-level folders or under apps/ (the repository's root builds nothing itself). */
+function appFolders(tree: SourceTree, images: BaseImages): Array<{ dir: string; name: string }> {
+  const folders = new Set<string>();
+  for (const path of tree.paths()) {
+    const parts = path.split("/");
+    if (parts.length >= 2 && !NOT_APP_FOLDERS.test(parts[0]!)) folders.add(parts[0]!);
+    if (parts.length >= 3 && parts[0] === "apps") folders.add(`apps/${parts[1]}`);
+  }
+  folders.delete("apps");
+  return [...folders]
+    .sort()
+    .slice(0, 40)
+    .flatMap((dir) => {
+      const found = detectIn(subTree(tree, dir), images).auto;
+      // A folder of static files alone (public/, assets/) is part of something else, not an app.
+      return found.found && found.name !== "Static site" ? [{ dir, name: found.name }] : [];
+    });
 }
 
 function detectIn(tree: SourceTree, images: BaseImages): AutoBuildPlan {

@@ -18,7 +18,7 @@ export const DEV_SERVER =
   /^(?:npx\s+)?(?:vite(?:\s+(?:dev|serve|preview))?|astro\s+(?:dev|preview)|ng\s+serve|react-scripts\s+start|next\s+dev|nuxt\s+(?:dev|preview)|nuxi\s+(?:dev|preview)|browser-sync|live-server|lite-server|webpack-dev-server|webpack\s+(?:serve|dev)|parcel(?!\s+build)|gulp(?:\s+(?:serve|watch|default))?|grunt(?:\s+(?:serve|watch))?|http-server|serve|sirv|five-server|vue-cli-service\s+serve|eleventy\s+--serve|docusaurus\s+start|gatsby\s+develop)(?:\s|$)/;
 
 /** Packages whose use in a start file makes it a development server. */
-const DEV_SERVER_PACKAGES = /\brequire\(\s*["'](?:browser-sync|live-server|webpack-dev-server|lite-server)["']\)|\bfrom\s+["'](?:browser-sync|live-server|webpack-dev-server|lite-server)["']/;
+const DEV_SERVER_PACKAGES = /["'`/](?:browser-sync|live-server|webpack-dev-server|lite-server)["'`/]/;
 
 /** Watchers that restart a program on change: in production the program itself runs. */
 const WATCHER = /^(?:npx\s+)?(?:nodemon|node-dev|supervisor)\s+(?:--?\S+\s+)*?([^\s-][^\s]*\.(?:c|m)?js)\s*$/;

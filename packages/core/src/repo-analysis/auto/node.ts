@@ -122,7 +122,9 @@ export function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager,
   const install = workspace ? workspace.install : needsInstall(pkg, build, app) ? pm.install : null;
   // In a workspace, paths of the image are the package's folder under /app.
   const appDir = workspace ? `/app/${workspace.dir}` : "/app";
-  if (workspace && app.kind === "server" && app.layout === "next-standalone") app = { ...app, layout: "full", start: ["node_modules/.bin/next", "start"] };
+  // In a workspace, Next.js runs from the package's folder with its own `next` (the standalone
+  // output nests the workspace's paths, and the package's start script may call the workspace's tool).
+  if (workspace && app.kind === "server" && app.name.startsWith("Next.js")) app = { ...app, layout: "full", start: ["node_modules/.bin/next", "start"], shell: null };
   const onBun = pm.name === "bun";
   const image = onBun ? images.bun : images.node;
   const user = onBun ? "bun" : "node";

@@ -168,7 +168,7 @@ function sqliteFile(tree: SourceTree): string | null {
 /** The script a Streamlit app runs: the root .py file importing streamlit, the usual names first. */
 function streamlitScript(tree: SourceTree): string | null {
   const preferred = ["streamlit_app.py", "app.py", "main.py", "Home.py", "Hello.py"];
-  const roots = tree.paths().filter((path) => path.endsWith(".py") && !path.includes("/"));
+  const roots = tree.paths().filter((path) => path.endsWith(".py") && !path.includes("/") && !/(^test_|_test\.py$|^conftest\.py$)/.test(path));
   const ordered = [...preferred.filter((path) => roots.includes(path)), ...roots.filter((path) => !preferred.includes(path))];
   return ordered.find((path) => /^\s*(?:import\s+streamlit\b|from\s+streamlit\b)/m.test(tree.read(path) ?? "")) ?? null;
 }
