@@ -121,6 +121,8 @@ function heroTitle(context: Context): string | null {
   ).exec(s);
   if (rewrite) s = rewrite[1]!;
   else if (s !== original) s = s.replace(/^(?:is|are)\s+(?=\S.{7,})/i, "");
+  // "GaleJS - is a small … framework": the words before the dash are the subject (the name as the sentence writes it).
+  else if (/^\S+(?:\s\S+){0,2}\s+[—–-]\s+(?:is|are)\s+\S.{7,}$/i.test(s)) s = s.replace(/^\S+(?:\s\S+){0,2}\s+[—–-]\s+(?:is|are)\s+/i, "");
   // Only a rewritten sentence is capitalised: "pyfetcher downloads …" keeps its lowercase name.
   s = s === original ? s.trim() : capitalize(s.trim());
   if (s.length <= 90 && balanced(s)) return s;

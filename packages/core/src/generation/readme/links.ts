@@ -73,7 +73,9 @@ export function destinations(links: ReadmeLink[], repositoryUrl: string): Readme
   const repository = repositoryUrl.replace(/\.git$/, "").replace(/\/$/, "").toLowerCase();
   const out: ReadmeDestination[] = [];
   for (const [kind, pattern, name] of KINDS) {
-    const found = links.find((link) => {
+    // A link that says what it is comes first ("Download for macOS" before "Installer" under Download).
+    const named = links.find((link) => !ELSEWHERE.test(hostOf(link.href)) && pattern.test(link.label) && (kind === "download" || !link.href.toLowerCase().startsWith(repository)));
+    const found = named ?? links.find((link) => {
       if (ELSEWHERE.test(hostOf(link.href))) return false;
       const own = repository && link.href.toLowerCase().startsWith(repository);
       if (kind === "download") return pattern.test(link.label) || (own && /\/releases(?:\/|$)/.test(link.href)) || (link.heading !== null && /^downloads?\b/i.test(link.heading));
