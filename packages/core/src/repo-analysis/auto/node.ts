@@ -193,7 +193,7 @@ export function nodePlan(tree: SourceTree, pkg: PackageJson, pm: PackageManager,
     dockerfile.copy("/app", "./", fromBuild);
   }
   dockerfile.user(user).expose(3000);
-  if (app.shell) dockerfile.cmdShell(app.shell);
+  if (app.shell) dockerfile.start(app.shell);
   else dockerfile.cmd(start);
   return { name: app.name, install, build, start: app.shell ?? start.join(" "), dockerfile: dockerfile.toString(), warnings };
 }

@@ -160,7 +160,9 @@ function sqliteFile(tree: SourceTree): string | null {
     if (!path.endsWith("settings.py") && !/\/settings\/[\w]+\.py$/.test(path)) continue;
     const text = tree.read(path) ?? "";
     if (!/sqlite3/.test(text)) continue;
-    return /["']([\w.-]+\.sqlite3?)["']/.exec(text)?.[1] ?? null;
+    // `"NAME": BASE_DIR / "db.sqlite3"`, or dj-database-url's relative `sqlite:///db.sqlite3`.
+    const named = /["']NAME["']\s*:[^\n]*?["']([\w-]+(?:\.[\w-]+)?\.sqlite3?)["']/.exec(text)?.[1];
+    return named ?? /["']sqlite:\/\/\/([\w-]+(?:\.[\w-]+)?\.sqlite3?)["']/.exec(text)?.[1] ?? null;
   }
   return null;
 }
