@@ -79,6 +79,7 @@ export { startDnsServer, dnsmasqAvailable, type DnsServer, type DnsRecords } fro
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
 export { REAL_READMES, type RealReadme } from "./readme-corpus/real/index.js";
+export { CHECKS as REAL_README_CHECKS, serverPathProblems, visibleText, type CheckedSite, type SiteCheck } from "./readme-corpus/real/site-checks.js";
 export {
   loadRepoCorpus,
   judgeRepoCheck,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { RepositeError } from "../errors.js";
 import type { LanguageModel } from "../ports/language-model.js";
+import { contentProblems } from "./content-checks.js";
 import { PAGE_SCHEMAS, type PageAuthor } from "./page-author.js";
 import type { PageContent } from "./page-content.js";
 import { README_PROMPT_BUDGET, retryPrompt, systemPrompt, userPrompt } from "./prompts.js";
@@ -14,7 +15,9 @@ export interface AiAuthorOptions {
 
 /**
  * The page author with a language model: the model writes the page as JSON, which is checked
- * against the page kind's schema. An answer that is not valid JSON or fails the schema gets one
+ * against the page kind's schema and the content checks every page is held to (`contentProblems`:
+ * no raw markup, no hanging colon or cut hero, nothing from Sponsors/Contributing/License …, no
+ * section twice, no server path). An answer that is not valid JSON or fails either gets one
  * retry with the exact problems listed; a second failure is `502 ai_invalid_output`.
  * Every piece of the model's answer goes to `onText` as it arrives (attempts separated by "\n").
  */
@@ -46,8 +49,10 @@ export function createAiAuthor(model: LanguageModel, options: AiAuthorOptions = 
         // A provider that ends its stream quietly on abort must not turn the abort into a page.
         signal.throwIfAborted();
         const checked = checkAnswer(answer, schema);
-        if (checked.ok) return checked.content;
-        problems = checked.problems;
+        // A page that fits the schema is still held to what any author's page must be (content-checks.ts).
+        const held = checked.ok ? contentProblems(checked.content, request) : checked.problems;
+        if (checked.ok && held.length === 0) return checked.content;
+        problems = held;
         previous = answer;
       }
       throw new RepositeError(

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { PageKind, ProjectType } from "../projects/project.js";
 import { PAGE_NAMES, PAGE_SCHEMAS, type PageRequest } from "./page-author.js";
+import { authorFactsText, readmeAuthorFacts } from "./readme/author-facts.js";
+import { repositoryLabel } from "./repository-label.js";
 
 /** How much README text a prompt carries, in characters (about 6,000 tokens). */
 export const README_PROMPT_BUDGET = 24_000;
@@ -137,7 +139,8 @@ export function systemPrompt(kind: PageKind, type: ProjectType): string {
     "Rules:",
     "- Ground every claim in the README or the repository facts. Do not invent numbers, benchmarks, prices, customers, users, testimonials, quotes, awards, integrations, dates or features. When the material does not say something, leave it out.",
     "- Limits are hard: count the characters of every field and stay under them. Fields marked text must not be empty.",
-    "- Every field is plain text: no Markdown, no HTML, no emoji shortcodes, no links in brackets. Two things the pages do render: single backticks around short code (commands, file names, like `npm install x`) in subtitles, bodies, intros, answers, notes and fact values; and, in section bodies and answers, paragraphs separated by a blank line and lists of lines starting with \"- \". Titles, questions and labels take neither. Code blocks go only in `code` fields, copied exactly.",
+    "- Every field is plain text: no Markdown, no HTML, no emoji shortcodes. Three things the pages do render: single backticks around short code (commands, file names, like `npm install x`) and links written `[label](https://address)` (only web addresses the README or its facts give) in subtitles, bodies, intros, answers, notes and fact values; and, in section bodies and answers, paragraphs separated by a blank line and lists of lines starting with \"- \". Titles, questions and labels take none of them. Code blocks go only in `code` fields, copied exactly.",
+    "- Never a sentence cut before its end or its list (a text ending with \":\" or \"that includes\"), a row of links or a table of contents as text, nor cards, sections or a closing band from the README's Sponsors, Backers, Screenshots, Contributing, License, Translations, Community, Support, Migration, Changelog or Security sections; each section once.",
     `- ${ctaRule(type)}`,
     "- Write in English, unless the README is written mainly in another language: then write in that language.",
     "- Clear, concrete, friendly sentences for a newcomer; no hype words such as revolutionary or blazing.",
@@ -164,6 +167,13 @@ export function readmeForPrompt(readme: string, budget = README_PROMPT_BUDGET): 
 
 const formatNumber = (value: number) => value.toLocaleString("en-US");
 
+/** Text cut to at most `max` characters at a line end. */
+function cutAtLine(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf("\n", max);
+  return `${text.slice(0, cut > 0 ? cut : max).trimEnd()}\n[… more left out]`;
+}
+
 /** The task and its material: facts, the README (cut to a budget), this page's wishes, the site's pages. */
 export function userPrompt(request: PageRequest, budget = README_PROMPT_BUDGET): string {
   const { product } = request;
@@ -177,13 +187,25 @@ export function userPrompt(request: PageRequest, budget = README_PROMPT_BUDGET):
     "Repository facts:",
     `- Name: ${product.name}`,
     `- Description: ${product.description.trim() || "(none)"}`,
-    `- Repository: ${product.repositoryUrl}`,
+    // A local folder is named, never located: the server's paths are not the model's to repeat.
+    `- Repository: ${/^file:/i.test(product.repositoryUrl) ? repositoryLabel(product.repositoryUrl) : product.repositoryUrl}`,
     `- Default branch: ${product.defaultBranch || "(unknown)"}`,
     `- Topics: ${product.topics.length ? product.topics.join(", ") : "(none)"}`,
+    `- Language (of the repository's source files): ${product.language || "(unknown)"}`,
     "",
   ];
   if (request.readme && request.readme.trim()) {
-    const readme = readmeForPrompt(request.readme, budget);
+    // The README as the README author reads it: one-liners, sections with their roles, destinations, links.
+    const facts = readmeAuthorFacts(request.readme, { repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch, description: product.description });
+    lines.push(
+      "Parsed from the README (build the page from these: the hero from a one-liner candidate, buttons and links from the destinations, cards from feature sections; sections whose role is toc, meta, contributing, license or support are left out already and must stay out):",
+      "<readme-facts>",
+      cutAtLine(authorFactsText(facts), Math.floor(budget / 3)),
+      "</readme-facts>",
+      "",
+    );
+    // The facts take up to a third of the budget, the README itself the rest.
+    const readme = readmeForPrompt(request.readme, budget - Math.floor(budget / 3));
     lines.push(
       readme.truncated
         ? `README (the first ${formatNumber(readme.text.length)} of ${formatNumber(readme.length)} characters; the rest is left out):`

@@ -1,17 +1,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { REAL_READMES, readmeSitePages, type RealReadme } from "@reposite/test-support";
+import { REAL_README_CHECKS as CHECKS, REAL_READMES, readmeSitePages, serverPathProblems, type CheckedSite, type RealReadme } from "@reposite/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESIGNS } from "../../src/designs/index.js";
 import type { AboutContent, PageContent } from "../../src/generation/page-content.js";
 import type { PageKind, ProjectType } from "../../src/projects/project.js";
 import { renderPage } from "../../src/rendering/index.js";
-import { CHECKS, serverPathProblems, type CheckedSite } from "./real-readme-checks.js";
 
 /**
  * Issue 23, proof: the README author's sites from real READMEs of well-known projects
  * (`test-support/src/readme-corpus/real/`), in both site types that write every page kind (website
- * and saas), held to what their maintainers would publish (`real-readme-checks.ts`): a link out and
+ * and saas), held to what their maintainers would publish (`test-support/src/readme-corpus/real/site-checks.ts`): a link out and
  * the README's own destination, a whole hero, no raw markup, no lead-in left hanging, nothing from
  * Sponsors/Contributing/License/…, no section twice, and no server path for a local project.
  *

@@ -1,5 +1,4 @@
-import type { AboutContent, FaqContent, LandingContent, PageContent } from "../../src/generation/page-content.js";
-import type { PageKind } from "../../src/projects/project.js";
+import type { AboutContent, FaqContent, LandingContent, PageContent, PageKind } from "@reposite/core";
 
 /**
  * Issue 23: what a maintainer would refuse to publish, checked on a site's pages. Each check takes
