@@ -24,6 +24,7 @@ const deployment = {
   ref: "HEAD",
   health_path: "/",
   volume_path: null,
+  root_dir: null,
   slug: "rocket",
   status: "failed",
   url: "http://rocket.sites.test/app/",

@@ -41,6 +41,17 @@ const dockerfilePath = z
   .transform((path) => path.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/"))
   .refine((path) => path !== "" && path !== "." && !path.endsWith("/"), "must name a file");
 
+/** A folder of the repository (`apps/web`), for `auto` builds of one app among several. */
+const rootDir = z
+  .string({ message: "must be a folder of the repository, such as apps/web" })
+  .trim()
+  .max(500, "must be at most 500 characters")
+  .refine((path) => !CONTROL.test(path) && !path.includes("\\"), "must not contain control characters or backslashes")
+  .refine((path) => !path.startsWith("/"), "must be relative to the repository root, such as apps/web")
+  .refine((path) => !path.split("/").includes(".."), "must stay inside the repository (no ..)")
+  .transform((path) => path.replace(/^(\.\/)+/, "").replace(/\/{2,}/g, "/").replace(/\/+$/, ""))
+  .transform((path) => (path === "" || path === "." ? null : path));
+
 const ref = z
   .string({ message: "must be a branch, tag or commit" })
   .trim()
@@ -84,6 +95,10 @@ export const setupInputSchema = z
     ref: ref.optional().describe("Branch, tag or commit; default `HEAD` (the default branch)"),
     health_path: healthPath.optional().describe("Must answer 2xx or 3xx before traffic switches to a new container. Default `/`"),
     volume_path: volumePath.nullable().optional().describe("Absolute path in the container whose data survives deploys, such as `/data`; null for none"),
+    root_dir: rootDir
+      .nullable()
+      .optional()
+      .describe("With `auto`: the folder of the repository holding the app (one app of a monorepo, such as `apps/web`); null (the default) for the root"),
   })
   .meta({ id: "DeploymentSetupInput" });
 export type SetupInput = z.input<typeof setupInputSchema>;
@@ -98,6 +113,7 @@ export const deploymentSetupSchema = z.strictObject({
   ref: z.string().describe("Branch, tag or commit; `HEAD` is the default branch"),
   health_path: z.string().describe("Must answer 2xx or 3xx before traffic switches to a new container"),
   volume_path: z.string().nullable().describe("Where a named volume keeps data across deploys; null for none"),
+  root_dir: z.string().nullable().describe("With `auto`: the folder of the repository holding the app; null for the root"),
 });
 export type DeploymentSetup = z.output<typeof deploymentSetupSchema>;
 

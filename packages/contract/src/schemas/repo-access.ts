@@ -70,6 +70,14 @@ export const repoCheckQuerySchema = z.object({
     .refine((path) => !path.split("/").includes(".."), "must stay inside the repository")
     .optional()
     .describe("The Dockerfile's path in the repository; `Dockerfile` when left out"),
+  root_dir: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .refine((path) => !path.split("/").includes("..") && !path.startsWith("/"), "must be a folder inside the repository, such as apps/web")
+    .optional()
+    .describe("The folder holding the app (the setup's `root_dir`): what `auto` would build there"),
 });
 export type RepoCheckInput = z.input<typeof repoCheckQuerySchema>;
 

@@ -164,7 +164,7 @@ export class DeployPipeline {
             dockerfile = { path: recipe.dockerfile, text: run.dockerfile, origin: run.dockerfile_source === "fix" ? "fix" : "override" };
             log.line(run.dockerfile_source === "fix" ? "Building the Dockerfile this fix attempt wrote." : "Building the fixed Dockerfile the service kept (DELETE …/deployment/override builds the repository's own again).");
           } else {
-            recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env) : repositoryRecipe(setup, facts);
+            recipe = setup.build_mode === "auto" ? autoRecipe(facts, this.config.baseImages, env, setup.root_dir ?? null) : repositoryRecipe(setup, facts);
             dockerfile =
               setup.build_mode === "auto"
                 ? { path: recipe.dockerfile, text: recipe.extra[recipe.dockerfile] ?? null, origin: "auto" }

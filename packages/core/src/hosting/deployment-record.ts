@@ -75,6 +75,8 @@ export type { DeploymentView, LastRunView } from "@reposite/contract";
 export function toDeploymentView(slug: string | null, record: DeploymentRecord, lastRun: DeployRunRecord | null): DeploymentView {
   return {
     ...record.setup,
+    // Setups saved before root_dir existed build from the root.
+    root_dir: record.setup.root_dir ?? null,
     slug,
     status: shownStatus(record),
     url: record.url,

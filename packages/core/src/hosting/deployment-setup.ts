@@ -19,4 +19,5 @@ export const DEFAULT_SETUP: DeploymentSetup = {
   ref: "HEAD",
   health_path: "/",
   volume_path: null,
+  root_dir: null,
 };

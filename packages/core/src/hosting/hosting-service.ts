@@ -90,7 +90,7 @@ export class HostingService {
     const updated = await this.store.modify(siteId, (project) => {
       const now = this.now();
       const existing = project.deployment;
-      const setup: DeploymentSetup = { ...(existing?.setup ?? DEFAULT_SETUP) };
+      const setup: DeploymentSetup = { ...DEFAULT_SETUP, ...existing?.setup };
       for (const [field, value] of Object.entries(changes)) if (value !== undefined) (setup as unknown as Record<string, unknown>)[field] = value;
       if (setup.build_mode === "bare" && !setup.base_image) {
         throw unprocessable("A bare box needs base_image: one of the five the API lists.", "base_image_required", { field: "base_image" });

@@ -43,10 +43,11 @@ export function repositoryRecipe(setup: DeploymentSetup, facts: ArchiveFacts): I
 /**
  * The Dockerfile `auto` writes for the repository. The env reaches the build steps that run once
  * the source is copied in (the build command, as front-end builds that bake settings in need)
- * through a context file, never as build arguments: see build-env-file.ts.
+ * through a context file, never as build arguments: see build-env-file.ts. `rootDir` (the
+ * setup's `root_dir`) picks the app's folder; the context stays the whole repository.
  */
-export function autoRecipe(facts: ArchiveFacts, images: BaseImages, env: Record<string, string>): ImageRecipe {
-  const plan = detectAutoBuild(facts.tree, { baseImages: images });
+export function autoRecipe(facts: ArchiveFacts, images: BaseImages, env: Record<string, string>, rootDir: string | null = null): ImageRecipe {
+  const plan = detectAutoBuild(facts.tree, { baseImages: images, rootDir: rootDir ?? undefined });
   if (!plan.auto.found) throw new RepositeError(422, `Reposite cannot tell how to build this repository: ${plan.auto.reason}`, "auto_not_found");
   const { dockerfile, files } = withBuildEnv(plan.auto.dockerfile, env);
   return { dockerfile: AUTO_DOCKERFILE, extra: { ...plan.contextFiles, ...files, [AUTO_DOCKERFILE]: dockerfile } };

@@ -18,13 +18,15 @@ export class RepoCheckService {
     @inject(CONFIG) private readonly config: RepositeConfig,
   ) {}
 
-  async check(ownerId: string, siteId: string, input: { ref?: string; path?: string } = {}): Promise<RepoCheckResult> {
-    const { ref, path } = parseInput(repoCheckQuerySchema, input);
+  async check(ownerId: string, siteId: string, input: { ref?: string; path?: string; root_dir?: string } = {}): Promise<RepoCheckResult> {
+    const { ref, path, root_dir: rootDir } = parseInput(repoCheckQuerySchema, input);
     const project = await this.projects.getOwned(ownerId, siteId);
     const archive = await this.repoAccess.sourceArchive(ownerId, project.repository.url, ref);
     const tree = await sourceTreeFromArchive(archive);
     const slug = project.slug ?? tentativeSlug(project.name);
-    return this.checkTree(tree, { askedPath: path?.replace(/^\.?\//, "") ?? "Dockerfile", appUrl: `${siteUrl(this.config, slug)}/app/` });
+    // The setup's root_dir unless the query names one: the check answers for the app that would be built.
+    const folder = rootDir ?? project.deployment?.setup.root_dir ?? undefined;
+    return this.checkTree(tree, { askedPath: path?.replace(/^\.?\//, "") ?? "Dockerfile", appUrl: `${siteUrl(this.config, slug)}/app/`, ...(folder ? { rootDir: folder } : {}) });
   }
 
   /** The check on a tree already read; separate so fixtures can be checked without a code host. */

@@ -26,6 +26,7 @@ describe("deployment setup", () => {
         ref: "HEAD",
         health_path: "/",
         volume_path: null,
+        root_dir: null,
         slug: "launch-pad",
         status: "configured",
         url: "https://launch-pad.sites.example/app/",

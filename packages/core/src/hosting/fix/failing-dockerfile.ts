@@ -65,7 +65,7 @@ export function failingDockerfile(
   const plain = override === null;
   if (setup.build_mode === "auto") {
     try {
-      const recipe = autoRecipe(facts, baseImages, Object.fromEntries(envNames.map((name) => [name, ""])));
+      const recipe = autoRecipe(facts, baseImages, Object.fromEntries(envNames.map((name) => [name, ""])), setup.root_dir ?? null);
       return { text: recipe.extra[recipe.dockerfile] ?? null, origin: "the Dockerfile Reposite wrote for build_mode auto", plain };
     } catch {
       return { text: null, origin: "none: build_mode auto found no way to build this repository", plain };
