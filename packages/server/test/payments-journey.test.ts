@@ -348,7 +348,9 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
     await expect(ok(deployment("/metrics"))).resolves.toMatchObject({ storage: { limit_mb: 3072 } });
     await expect(ok(deployment("/env"), { method: "PUT", body: { env: { MODE: "unpaid" } } })).resolves.toEqual({ env: { MODE: "********" } });
     await expect(ok(deployment("/env"))).resolves.toEqual({ env: { MODE: "********" } });
-    // The env change relaunched the app: its new container has the free tier's memory.
+    // The env change relaunches the app in the background (the PUT answers at once): its new
+    // container has the free tier's memory.
+    await eventually("the env restart", () => ok<{ last_operation: { kind: string; status: string } | null }>(deployment()), (read) => read.last_operation?.kind === "env_restart" && read.last_operation.status === "done", 60_000);
     const relaunched = await runningContainer();
     expect(relaunched.id).not.toBe(running.id);
     expect(relaunched.memoryMb).toBe(512);
