@@ -217,7 +217,11 @@ function needsInstall(pkg: PackageJson, build: string | null, app: NodeApp): boo
   if (Object.keys(pkg.dependencies ?? {}).length > 0) return true;
   const devDependencies = Object.keys(pkg.devDependencies ?? {}).length > 0;
   if (!devDependencies) return false;
-  return build !== null || app.kind === "static" || (app.kind === "server" && (app.devTools.length > 0 || app.start === null || app.shell !== null));
+  if (build !== null || app.kind === "static") return true;
+  // `npm start` runs a script (it may call a dev dependency); a shell command only the tools it names.
+  if (app.start === null && app.shell === null) return true;
+  const tools = (app.shell ?? "").split(/\s*(?:&&|;|\|\|)\s*/).map((step) => step.trim().split(/\s+/)[0] ?? "");
+  return app.devTools.length > 0 || tools.some((tool) => pkg.devDependencies?.[tool] || tool === "npm" || tool === "npx");
 }
 
 /** On the Bun image, `node` programs run with `bun`. */
