@@ -41,6 +41,7 @@ export { shownStatus, type AppContainer, type DeploymentRecord, type DeploymentV
 export { RUN_STATUSES, RUNS_KEPT, SERVER_STOPPED_REASON, type RunStatus, type RunView, type RunDetailView, type DeployRunRecord, type DockerfileSource } from "./hosting/deploy-run.js";
 export { BUILDS_AT_A_TIME, BUILDS_PER_DAY } from "./hosting/build-queue.js";
 export { RUN_LOG_LIMITS, type RunLogLimits } from "./hosting/run-log.js";
+export { BASE_IMAGE_NAMES, baseImageSetting, neededImages, type NeededImage } from "./hosting/needed-images.js";
 export { createSecretMasker, MIN_MASKED_LENGTH } from "./hosting/secret-masker.js";
 export { LABEL_ROLE, LABEL_SITE, LABEL_RUN, imageTag, volumeName, networkName } from "./hosting/app-names.js";
 export {

@@ -1,4 +1,5 @@
-import { createReposite, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
+import { createReposite, neededImages, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
+import { detectDockerRuntime } from "@reposite/provider-docker";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { settingsFromEnv } from "./config-from-env.js";
 import { exitOnUnexpectedErrors } from "./process-guards.js";
@@ -109,9 +110,33 @@ function commands(io: CliIo): CommandDef {
     },
   });
 
+  const images = defineCommand({
+    meta: {
+      name: "reposite admin images",
+      description:
+        "List the base images builds start from (REPOSITE_BASE_IMAGE_*, REPOSITE_BARE_IMAGES) and whether the Docker Engine has each: image, present or missing, what uses it (tab-separated)",
+    },
+    args: {},
+    run: async ({ rawArgs }) => {
+      refuseUnknown(rawArgs, {});
+      const settings = settingsFromEnv();
+      const runtime = await detectDockerRuntime();
+      if (!runtime) throw new Error(`no Docker Engine answered at ${process.env.DOCKER_HOST || "/var/run/docker.sock"}.`);
+      const list = await neededImages(runtime, { baseImages: settings.reposite.config?.baseImages, bareImages: settings.reposite.hosting?.bareImages });
+      for (const { image, present, uses } of list) io.out(`${image}\t${present ? "present" : "missing"}\t${uses.join(", ")}`);
+      const missing = list.filter((each) => !each.present).length;
+      // A build pulls what the engine lacks, which fails on a server without registry access.
+      io.err(
+        missing === 0
+          ? `All ${list.length} images are on the Docker Engine.`
+          : `${missing} of ${list.length} images are missing: a build that needs one pulls it, which fails without registry access. Load them (docker save where a registry is reachable, docker load here) or point the settings at images the engine has; see docs/auto-builds.md.`,
+      );
+    },
+  });
+
   const admin = defineCommand({
-    meta: { name: "reposite admin", description: "Operator tasks on the data directory (REPOSITE_DATA_DIR)" },
-    subCommands: { "create-token": createToken, "list-accounts": listAccounts },
+    meta: { name: "reposite admin", description: "Operator tasks on the data directory (REPOSITE_DATA_DIR) and the Docker Engine" },
+    subCommands: { "create-token": createToken, "list-accounts": listAccounts, images },
   });
 
   return defineCommand({

@@ -1,5 +1,7 @@
 import {
   BARE_BASE_IMAGES,
+  BASE_IMAGE_NAMES,
+  baseImageSetting,
   createIndexNowNotifier,
   parseSecretKey,
   type BareBaseImage,
@@ -86,12 +88,11 @@ function megabytes(value: string, name: string): number {
 /** A switch in the environment: `1` or `true` turns it on, anything else leaves it off. */
 const isOn = (value: string | undefined) => value === "1" || value === "true";
 
-/** REPOSITE_BASE_IMAGE_NODE, …_PYTHON, …_GO, …_RUNTIME, …_STATIC, …_BUN: a private mirror per logical image. */
+/** REPOSITE_BASE_IMAGE_NODE, …_PYTHON, …_GO, …_RUNTIME, …_STATIC, …_BUN, …_RUST, …_DENO: a private mirror per logical image. */
 function baseImagesFromEnv(env: NodeJS.ProcessEnv): Partial<BaseImages> {
-  const names: (keyof BaseImages)[] = ["node", "python", "go", "runtime", "static", "bun"];
   return Object.fromEntries(
-    names.flatMap((name) => {
-      const value = env[`REPOSITE_BASE_IMAGE_${name.toUpperCase()}`];
+    BASE_IMAGE_NAMES.flatMap((name) => {
+      const value = env[baseImageSetting(name)];
       return value ? [[name, value]] : [];
     }),
   );
