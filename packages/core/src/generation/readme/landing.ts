@@ -1,6 +1,7 @@
 import type { LandingContent } from "../page-content.js";
 import { clipCode, isInstallCommand, stripCode, stripLeadingEmoji, withoutLinks, type ReadmeImage, type ReadmeLead, type ReadmeSection } from "../readme-reader.js";
-import { capitalize, fallbackSummary, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
+import { EXCLUDED_ROLES } from "./sections.js";
+import { capitalize, fallbackSummary, normal, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures, whatItIs } from "./features.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
 import { Said } from "./said.js";
@@ -16,11 +17,12 @@ export function ctaLabels(context: Context): { hero: string; closing: string } {
 
 /** README sections with something to show: prose, a table or a picture (not install, usage, legal, meta or questions). */
 export function contentSections(context: Context, page: "landing" | "about"): ReadmeSection[] {
-  const roles = page === "landing" ? ["overview", "other", "features", "requirements"] : ["overview", "other", "features", "requirements", "contributing"];
+  // Not contributing, sponsors, translations or screenshots: those are for the repository, not a visitor's page.
+  const roles = ["overview", "other", "features", "requirements"];
   const pictured = new Set(screenshots(context).map((image) => image.heading));
   return context.facts.sections.filter(
     (section) =>
-      (roles.includes(section.role) || section.tables.length > 0 || (pictured.has(section.heading) && section.role === "meta")) &&
+      (roles.includes(section.role) || (section.tables.length > 0 && !EXCLUDED_ROLES.has(section.role))) &&
       (!["install", "usage", "faq", "toc"].includes(section.role) || (page === "about" && context.saas && section.role === "usage" && section.tables.length > 0)) &&
       (!/\?$/.test(section.heading) || section.tables.length > 0) &&
       (section.text.length >= 30 || section.tables.length > 0 || pictured.has(section.heading)),
@@ -248,7 +250,9 @@ export function landingPage(context: Context): LandingContent {
     push({ title: wholeText(featureHeading, 80, { clauses: true }) ?? "Features", body: short.map((item) => `- ${item}`).join("\n").slice(0, 1200) });
   }
   const limit = context.saas ? 4 : 6;
-  const shownSections = prose.filter((section) => !(section.role === "features" && facts.features.length));
+  // A section a card was made from is said once: as the card.
+  const carded = new Set(cards.map((card) => normal(card.title)));
+  const shownSections = prose.filter((section) => !(section.role === "features" && facts.features.length) && !carded.has(normal(wholeText(section.heading, 60, { clauses: true }) ?? section.heading)));
   // Operator sections (settings, HTTPS, payments) only while the page would show fewer than three.
   for (const section of pickSections(shownSections, limit - sections.length, { operators: false, minimum: 3 - sections.length })) {
     const table = section.tables[0];
