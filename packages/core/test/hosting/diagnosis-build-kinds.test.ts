@@ -4,6 +4,8 @@ import { BuildLogKeeper } from "../../src/hosting/diagnosis/build-log-keeper.js"
 import { diagnoseBuildFailure, type BuildFailureFacts } from "../../src/hosting/diagnosis/build-failure.js";
 import { failedStep } from "../../src/hosting/diagnosis/build-step.js";
 import { stageStepLine } from "../../src/hosting/diagnosis/dockerfile-steps.js";
+import { DEFAULT_SETUP } from "../../src/hosting/deployment-setup.js";
+import { fixPrompt } from "../../src/hosting/fix/fix-prompt.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/unreachable-registries/${name}.txt`, import.meta.url), "utf8").trimEnd().split("\n");
 
@@ -136,5 +138,26 @@ describe("diagnoses of failed builds", () => {
     );
     expect(diagnosis.fix).toContain("root_dir");
     expect(diagnosis.fix).not.toMatch(/line \d+ of/);
+  });
+
+  it("the fix's model is told the registry is out of reach, so it does without the download instead of fetching elsewhere", () => {
+    const diagnosis = diagnoseBuildFailure(facts({ log: npmStep(fixture("npm-tls")) }));
+    const prompt = fixPrompt({
+      attempt: 1,
+      attempts: 3,
+      setup: { ...DEFAULT_SETUP, build_mode: "dockerfile" },
+      dockerfile: DOCKERFILE,
+      origin: "the repository's Dockerfile",
+      diagnosis,
+      reason: "The build failed (exit code 1)",
+      logTail: [],
+      envNames: [],
+      files: ["Dockerfile", "package.json"],
+      packageJson: null,
+      earlier: [],
+    });
+    expect(prompt).toContain("kind: registry_unreachable");
+    expect(prompt).toContain("registry out of reach: registry.npmjs.org (tls)");
+    expect(prompt).toContain("never add a download from another address");
   });
 });

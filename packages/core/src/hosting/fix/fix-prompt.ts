@@ -94,6 +94,13 @@ function diagnosisText(diagnosis: Diagnosis | null, reason: string | null): stri
     else if (evidence.listening) lines.push("listening inside the container: nothing");
     if (evidence.start_command?.length) lines.push(`start command found in the repository: ${evidence.start_command.join(" ")}`);
     if (evidence.peak_memory_mb !== undefined) lines.push(`peak memory: ${evidence.peak_memory_mb} MB`);
+    // The build cannot reach that registry: a fix can only do without the download, never fetch from elsewhere.
+    if (evidence.registry) {
+      lines.push(
+        `registry out of reach: ${evidence.registry} (${evidence.network_error ?? "network error"})${evidence.image ? `, pulling the base image ${evidence.image}` : ""}; ` +
+          "builds on this server cannot download from it, so change the Dockerfile only to do without that download (files the repository has, a base image the Dockerfile already uses); never add a download from another address",
+      );
+    }
   }
   if (reason) lines.push(`the run's reason: ${reason}`);
   return lines.length ? lines.join("\n") : "(no diagnosis)";
