@@ -38,6 +38,11 @@ describe("BuildKit's log, read without the builder's help", () => {
     });
   });
 
+  it("takes a tool's own `[1/4] …` lines (Yarn) for output, not for steps", () => {
+    const log = ["#5 [build 4/4] RUN yarn install", "#5 [1/4] Resolving packages...", "#5 [2/4] Fetching packages...", "#5 error Error: self-signed certificate in certificate chain", "#5 ERROR: executor failed running [/bin/sh -c yarn install]: exit code: 1"];
+    expect(failedStep(log, DOCKERFILE)).toMatchObject({ number: 4, stage: "build", text: "RUN yarn install", output: ["[1/4] Resolving packages...", "[2/4] Fetching packages...", "error Error: self-signed certificate in certificate chain"] });
+  });
+
   it("keeps every step's start apart from the tail, so a step that printed 5,000 lines is still found", () => {
     const keeper = new BuildLogKeeper({ tailLines: 400, markerLines: 1_000, stepLines: 200 });
     const plain: string[] = [];

@@ -50,7 +50,8 @@ function buildkitStep(log: readonly string[], dockerfile: string | null): Failed
   let failed: { id: string; cancelled: boolean } | null = null;
   for (const line of log) {
     const start = BUILDKIT_STEP.exec(line);
-    if (start) {
+    // A step's first line names it; a later line of the same number is its output.
+    if (start && !starts.has(start[1]!)) {
       starts.set(start[1]!, start);
       last = start[1]!;
     }
@@ -64,7 +65,8 @@ function buildkitStep(log: readonly string[], dockerfile: string | null): Failed
   if (id === null) return null;
   const [, , stage = null, number, of, printed] = starts.get(id)!;
   const prefix = `#${id} `;
-  const output = log.filter((line) => line.startsWith(prefix) && !BUILDKIT_STEP.test(line) && !BUILDKIT_NOISE.test(line)).map((line) => line.slice(prefix.length));
+  const header = log.indexOf(starts.get(id)![0]);
+  const output = log.filter((line, at) => at !== header && line.startsWith(prefix) && !BUILDKIT_NOISE.test(line)).map((line) => line.slice(prefix.length));
   const line = dockerfile === null ? null : stageStepLine(dockerfile, stage, Number(number));
   const candidate = line === null ? undefined : dockerfileSteps(dockerfile!).find((step) => step.line === line);
   return { number: Number(number), of: Number(of), stage, text: printed!.trim(), instruction: sameKeyword(candidate, printed!.trim()), output };

@@ -5,8 +5,12 @@
  */
 export const CLASSIC_STEP = /^Step (\d+)\/(\d+) : ?(.*)$/;
 
-/** `#7 [build 3/5] RUN npm ci`, `#5 [2/3] COPY . .`, `#4 [linux/amd64 build 1/4] FROM …`. */
-export const BUILDKIT_STEP = /^#(\d+) \[\s*(?:(?:[^\]\s]+\/[^\]\s]+) )?(?:(\S+) )?(\d+)\/(\d+)\] (.*)$/;
+/**
+ * `#7 [build 3/5] RUN npm ci`, `#5 [2/3] COPY . .`, `#4 [linux/amd64 build 1/4] FROM …`: a step
+ * counts only instructions that make one, so a tool's own `[1/4] Resolving packages...` (Yarn) is
+ * output, not a step.
+ */
+export const BUILDKIT_STEP = /^#(\d+) \[\s*(?:(?:[^\]\s]+\/[^\]\s]+) )?(?:(\S+) )?(\d+)\/(\d+)\] ((?:FROM|RUN|COPY|ADD|WORKDIR)\b.*)$/i;
 
 /** `#7 ERROR: executor failed running [/bin/sh -c npm ci]: exit code: 1`. */
 export const BUILDKIT_ERROR = /^#(\d+) ERROR: (.*)$/;
