@@ -153,6 +153,14 @@ describe("diagnoseStartFailure", () => {
     expect(refused.evidence).toBeUndefined();
     expect(diagnoseStartFailure(facts({ lastError: "a probe timed out" }), WITH_CMD).kind).toBe("health_timeout");
   });
+
+  it("a slow start of an automatic build points at the repository's scripts, not at a Dockerfile its owner never saw", () => {
+    const auto = { ...WITH_CMD, dockerfile: { ...WITH_CMD.dockerfile!, origin: "auto" as const } };
+    const diagnosis = diagnoseStartFailure(facts({ lastError: "a probe timed out" }), auto);
+    expect(diagnosis.kind).toBe("health_timeout");
+    expect(diagnosis.fix).toContain("the repository's build script");
+    expect(diagnosis.fix).not.toContain("Dockerfile");
+  });
 });
 
 describe("diagnoseRun", () => {

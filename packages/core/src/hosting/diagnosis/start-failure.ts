@@ -35,11 +35,11 @@ export function diagnoseStartFailure(facts: StartFacts, context: StartContext): 
   if (facts.lastStatus !== null) return healthError(facts);
   if (facts.listening) {
     const onPort = facts.listening.filter((socket) => socket.port === facts.port);
-    if (onPort.some((socket) => !isLoopback(socket.address))) return healthTimeout(facts);
+    if (onPort.some((socket) => !isLoopback(socket.address))) return healthTimeout(facts, context.dockerfile?.origin === "auto");
     if (onPort.length > 0) return listeningOnLocalhost(facts, onPort);
     return notListening(facts, facts.listening);
   }
-  if (facts.lastError === "a probe timed out") return healthTimeout(facts);
+  if (facts.lastError === "a probe timed out") return healthTimeout(facts, context.dockerfile?.origin === "auto");
   return notListening(facts, null);
 }
 
@@ -112,7 +112,7 @@ function healthError(facts: StartFacts): Diagnosis {
   };
 }
 
-function healthTimeout(facts: StartFacts): Diagnosis {
+function healthTimeout(facts: StartFacts, auto: boolean): Diagnosis {
   const listens = facts.listening?.filter((socket) => socket.port === facts.port && !isLoopback(socket.address)) ?? [];
   const seen = listens.length > 0 ? `The app listens on ${describe(listens)}, but GET ${facts.healthPath} got no answer` : `GET ${facts.healthPath} on port ${facts.port} got no answer`;
   return {
@@ -121,7 +121,9 @@ function healthTimeout(facts: StartFacts): Diagnosis {
     detail: withOutput(`${seen} within the ${seconds(facts.timeoutMs)} it had to come up${facts.lastError ? ` (${facts.lastError})` : ""}.`, "Its last output:", facts.output),
     fix:
       `Make ${facts.healthPath} answer quickly once the app is up (a health path should not wait for slow work), and start faster: ` +
-      "do installs and builds in the Dockerfile, not when the container starts. Then deploy again.",
+      (auto
+        ? "leave installs and builds to the repository's build script (an automatic build runs it before the app starts), not to the start script. Then deploy again."
+        : "do installs and builds in the Dockerfile, not when the container starts. Then deploy again."),
     ...(listens.length > 0 ? { evidence: { listening: listens } } : {}),
   };
 }
