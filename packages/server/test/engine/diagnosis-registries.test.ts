@@ -1,10 +1,29 @@
+import { cp, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { DeploymentView } from "@reposite/core";
-import { dockerForTests, LOCAL_BASE_IMAGES } from "@reposite/test-support";
+import { buildLocalBaseImages, buildLocalGoImage, docker, dockerForTests, LOCAL_BASE_IMAGES } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
 
 const engine = await dockerForTests();
 const NPMRC = "fetch-retries=0\n";
+
+/** The local node image with this machine's Corepack added (what `node:` images ship), for pnpm and Yarn projects. */
+const COREPACK_IMAGE = "reposite-test/node-corepack:local";
+async function buildCorepackImage(): Promise<string> {
+  const { node } = await buildLocalBaseImages();
+  const work = await mkdtemp(join(tmpdir(), "reposite-corepack-"));
+  try {
+    await cp(join(dirname(dirname(await realpath(process.execPath))), "lib/node_modules/corepack"), join(work, "corepack"), { recursive: true });
+    const link = "RUN ln -sf ../lib/node_modules/corepack/dist/corepack.js /usr/local/bin/corepack";
+    await writeFile(join(work, "Dockerfile"), [`FROM ${node}`, "COPY corepack /usr/local/lib/node_modules/corepack", link, ""].join("\n"));
+    await docker(["build", "--quiet", "--tag", COREPACK_IMAGE, work], { timeoutMs: 120_000 });
+    return COREPACK_IMAGE;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
 
 /**
  * Builds on the Docker Engine that need a registry: nothing reaches one from a build on these
@@ -14,13 +33,16 @@ const NPMRC = "fetch-retries=0\n";
  */
 describe.skipIf(!engine.available)("diagnoses of builds that could not reach a registry, on the Engine", () => {
   let h: EngineHarness;
+  let go: string | null;
   beforeAll(async () => {
+    go = await buildLocalGoImage();
+    const node = await buildCorepackImage();
     h = await startEngineHarness({
       hosting: { buildConcurrency: 8 },
-      // Automatic builds start from the local node image (base image settings, as REPOSITE_BASE_IMAGE_NODE gives them).
-      config: { baseImages: { node: LOCAL_BASE_IMAGES.node, static: LOCAL_BASE_IMAGES.node } },
+      // Automatic builds start from local images (base image settings, as REPOSITE_BASE_IMAGE_* give them).
+      config: { baseImages: { node, static: node, ...(go ? { go, runtime: LOCAL_BASE_IMAGES.busybox } : {}) } },
     });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => h?.close(), 60_000);
 
   async function failedRun(name: string, files: Record<string, string>, setup: Record<string, unknown> = {}): Promise<{ read: DeploymentView; text: string }> {
@@ -61,6 +83,43 @@ describe.skipIf(!engine.available)("diagnoses of builds that could not reach a r
     expect(diagnosis).toMatchObject({ kind: "registry_unreachable", evidence: { registry: "registry.npmjs.org", network_error: "tls" } });
     expect(diagnosis.fix).toContain(".npmrc");
     expect(diagnosis.fix).not.toMatch(/line \d+ of|ENV /);
+  });
+
+  it.concurrent("an automatic build of a pnpm project: Corepack could not download pnpm from the npm registry (TLS)", async () => {
+    const { read } = await failedRun(
+      "auto-pnpm",
+      {
+        "package.json": JSON.stringify({ name: "auto-pnpm", packageManager: "pnpm@9.15.9", scripts: { start: "node server.js" }, dependencies: { "left-pad": "^1.3.0" } }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "server.js": "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT);\n",
+      },
+      { build_mode: "auto" },
+    );
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({ kind: "registry_unreachable", title: "The build could not reach registry.npmjs.org (TLS)", evidence: { registry: "registry.npmjs.org", network_error: "tls" } });
+    expect(diagnosis.detail).toContain("Error when performing the request to https://registry.npmjs.org/pnpm");
+    expect(diagnosis.fix).toContain("Corepack downloads pnpm itself");
+  });
+
+  it.concurrent("an automatic build of a Go module: go mod download could not reach the Go module proxy (DNS); vendoring is the repository's way out", async () => {
+    expect(go, "Debian's Go toolchain (golang-1.19-go) for the local Go image").not.toBeNull();
+    const { read } = await failedRun(
+      "auto-go",
+      {
+        "go.mod": "module example.com/hello\n\ngo 1.19\n\nrequire github.com/gin-gonic/gin v1.9.1\n",
+        "go.sum": "github.com/gin-gonic/gin v1.9.1 h1:4idEAncQnU5cB7BeOkPtxjfCSye0AAm1R0RVIqJ+Jmg=\ngithub.com/gin-gonic/gin v1.9.1/go.mod h1:hPrL7YrpYKXt5YId3A/Tnip5kqbEAP+KLuI3SUcPTeU=\n",
+        "main.go": 'package main\n\nimport "github.com/gin-gonic/gin"\n\nfunc main() { gin.Default().Run() }\n',
+      },
+      { build_mode: "auto" },
+    );
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({
+      kind: "registry_unreachable",
+      title: "The build could not reach proxy.golang.org (DNS)",
+      evidence: { step: expect.stringContaining("go mod download"), registry: "proxy.golang.org", network_error: "dns" },
+    });
+    expect(diagnosis.detail).toContain("the Go module proxy (proxy.golang.org)");
+    expect(diagnosis.fix).toContain("go mod vendor");
   });
 
   it.concurrent("a FROM the engine does not have: the pull could not reach Docker Hub (DNS), not a wrong name", async () => {

@@ -93,6 +93,10 @@ function packageFix(found: UnreachableRegistry, auto: boolean): string {
   const operator = `The server's operator has to let builds reach ${found.host}, or give them a mirror of it.`;
   const mirror = MIRRORS[found.tool as keyof typeof MIRRORS];
   if (auto) {
+    // Corepack fetches pnpm itself before anything of the repository is read: no file of it helps.
+    if (found.tool === "corepack" && /\/pnpm\b/.test(found.line)) {
+      return `${operator} Corepack downloads pnpm itself (the version package.json's packageManager names) before installing, so nothing in the repository can avoid it. Then deploy again.`;
+    }
     if (!mirror.file) return `${operator} The packages are installed in the server's base image for this kind of app (REPOSITE_BASE_IMAGE_*), which its operator chooses. Then deploy again.`;
     return `${operator} Meanwhile you can ${mirror.file}. Then deploy again.`;
   }
