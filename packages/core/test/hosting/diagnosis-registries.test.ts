@@ -44,6 +44,15 @@ describe("a registry the build could not reach, from the tools' real output", ()
     expect(unreachableRegistry([], message!)).toMatchObject({ tool: "image", image: "node:22-r22d-absent", failure: "dns" });
   });
 
+  it("a build script's own request to the app's server is not a registry (a fetch error in `npm run build`)", () => {
+    const output = ["> build", "> node fetch-content.js", "FetchError: request to https://cms.example.internal/api/pages failed, reason: getaddrinfo ENOTFOUND cms.example.internal"];
+    expect(unreachableRegistry(output, "", "RUN npm run build")).toBeNull();
+    expect(unreachableRegistry(output.map((line) => line.replace("cms.example.internal", "registry.npmjs.org")), "", "RUN npm run build")).toMatchObject({ host: "registry.npmjs.org" });
+    const python = ["requests.exceptions.ConnectionError: HTTPSConnectionPool(host='media.example.internal', port=443): Max retries exceeded with url: /x (Caused by NameResolutionError(\"Failed to resolve 'media.example.internal'\"))"];
+    expect(unreachableRegistry(python, "", "RUN python manage.py collectstatic --noinput")).toBeNull();
+    expect(unreachableRegistry(python, "", "RUN pip install -r requirements.txt")).toMatchObject({ tool: "pip", host: "media.example.internal", failure: "dns" });
+  });
+
   it.each([
     ["not-network-npm-e404", "RUN npm install"],
     ["not-network-pip-missing", "RUN pip install -r requirements.txt"],

@@ -14,7 +14,7 @@ const FAILURES: [NetworkFailure, RegExp][] = [
   ],
   [
     "dns",
-    /EAI_AGAIN|ENOTFOUND|getaddrinfo|Name or service not known|Temporary failure in name resolution|Temporary failure resolving|no such host|Could not resolve host|DNSResolveFailed|dns error|failed to lookup address|nodename nor servname|DNS lookup error|server misbehaving/i,
+    /EAI_AGAIN|ENOTFOUND|getaddrinfo|Name or service not known|Temporary failure in name resolution|Temporary failure resolving|no such host|Could not resolve host|DNSResolveFailed|dns error|failed to lookup address|nodename nor servname|DNS lookup error|server misbehaving|NameResolutionError|Failed to resolve/i,
   ],
   ["refused", /ECONNREFUSED|connection refused|ConnectionRefused|Could not connect to server|Failed to connect to|ENETUNREACH|network is unreachable|EHOSTUNREACH|no route to host|ECONNRESET|connection reset/i],
   ["timeout", /ETIMEDOUT|ESOCKETTIMEDOUT|timed out|i\/o timeout|ConnectTimeout|\bTimeout\b/i],

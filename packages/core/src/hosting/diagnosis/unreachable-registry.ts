@@ -57,9 +57,10 @@ const MATCHERS: Matcher[] = [
   // pip: retries name the error, not the host; `Looking in indexes:` or the pool's host does.
   { pattern: /Retrying \(Retry\(.*?\)\) after connection broken by '(.+)': \S+/, read: (m, _window, lines) => ({ tool: "pip", target: pipIndex(lines), why: m[1]! }) },
   { pattern: /Could not fetch URL (\S+?): (.+)/, read: (m) => ({ tool: "pip", target: m[1]!, why: m[2]! }) },
-  { pattern: /HTTPS?ConnectionPool\(host='([^']+)'.*?Max retries exceeded(.*)/, read: (m) => ({ tool: "pip", target: m[1]!, why: m[2]! }) },
+  // urllib3's and reqwest's (uv's) words are any Python or Rust program's too: a registry only in an install step or for a registry's host.
+  { pattern: /HTTPS?ConnectionPool\(host='([^']+)'.*?Max retries exceeded(.*)/, read: (m) => ({ tool: "pip", target: m[1]!, why: m[2]!, registryOnly: true }) },
   // uv: `error sending request for url (https://pypi.org/simple/flask/)`, the cause below.
-  { pattern: /error sending request for url \((\S+)\)/, read: (m, window) => ({ tool: "pip", target: m[1]!, why: window }) },
+  { pattern: /error sending request for url \((\S+)\)/, read: (m, window) => ({ tool: "pip", target: m[1]!, why: window, registryOnly: true }) },
   // Go: `go: github.com/gin-gonic/gin@v1.9.1: Get "https://proxy.golang.org/…": dial tcp: lookup proxy.golang.org …: no such host`.
   { pattern: /^go: .*?(?:Get|Head) "(https?:\/\/[^"]+)": (.+)/, read: (m) => ({ tool: "go", target: m[1]!, why: m[2]! }) },
   // Cargo: `failed to download from `https://index.crates.io/config.json``, then `Caused by:` lines.
@@ -72,6 +73,9 @@ const MATCHERS: Matcher[] = [
 
 /** BuildKit's step prefix (`#7 `, with a timing `#7 0.512 ` from the CLI) and the classic builder's none. */
 const STEP_PREFIX = /^#\d+ (?:\d+\.\d+ )?/;
+
+/** A step that installs packages: a generic fetch error there is its registry's (a build script's own request is not). */
+const INSTALLS = /\b(npm (ci|install|i)|pnpm (install|i|add|dlx)|yarn( install| add|\s*$)|bun (install|add|x)|npx|corepack|pip3? install|uv (sync|pip)|poetry install|pipenv)\b/;
 
 /** The step's own command: which tool ran, when a generic error does not say. */
 const TOOL_IN_COMMAND: [RegExp, RegistryTool][] = [
@@ -104,7 +108,7 @@ export function unreachableRegistry(output: readonly string[], message: string, 
       const named = found.target ? (urlHost(found.target) ?? found.target.toLowerCase()) : hostInError(found.why);
       const tool = found.tool ?? toolOf(command) ?? "npm";
       const host = named ?? DEFAULT_HOSTS[tool];
-      if (found.registryOnly && !isKnownRegistry(host) && !toolOf(command)) continue;
+      if (found.registryOnly && !isKnownRegistry(host) && !INSTALLS.test(command ?? "")) continue;
       return { tool, host, failure, image: found.image ?? null, line: lines[index]! };
     }
   }
