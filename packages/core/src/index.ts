@@ -33,7 +33,7 @@ export { AppFixer } from "./hosting/app-fixer.js";
 export { AppOperations } from "./hosting/app-operations.js";
 export { AppTerminal, MAX_TERMINALS_PER_APP, terminalSize, type TerminalSize } from "./hosting/app-terminal.js";
 export { DIAGNOSIS_KINDS, type Diagnosis, type DiagnosisKind, type DiagnosisEvidence } from "./hosting/diagnosis/diagnosis.js";
-export { dockerfileSteps, type DockerfileStep } from "./hosting/diagnosis/dockerfile-steps.js";
+export { dockerfileSteps, stageStepLine, type DockerfileStep } from "./hosting/diagnosis/dockerfile-steps.js";
 export { HOSTING_SETTINGS, DEFAULT_HOSTING_SETTINGS, FREE_TIER, type HostingSettings } from "./hosting/hosting-settings.js";
 export { BUILD_MODES, BARE_BASE_IMAGES, DEFAULT_SETUP, type BuildMode, type BareBaseImage, type DeploymentSetup, type SetupInput } from "./hosting/deployment-setup.js";
 export { MASKED_VALUE, MAX_ENV_KEYS, type EnvView } from "./hosting/deployment-env.js";
