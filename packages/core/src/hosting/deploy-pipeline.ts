@@ -21,6 +21,7 @@ import { SERVER_STOPPED_REASON, type DeployRunRecord, type RunStatus } from "./d
 import { DeployRunStore } from "./deploy-run-store.js";
 import { BuildLogKeeper } from "./diagnosis/build-log-keeper.js";
 import { diagnoseRun, maskDiagnosis, type RunStage } from "./diagnosis/diagnose.js";
+import { hideHostPaths } from "./diagnosis/host-paths.js";
 import type { Diagnosis } from "./diagnosis/diagnosis.js";
 import type { DockerfileFacts } from "./diagnosis/dockerfile-facts.js";
 import { AppStartFailure } from "./diagnosis/start-facts.js";
@@ -339,13 +340,17 @@ export class DeployPipeline {
     }
   }
 
-  /** The failure the run shows, masked; cancelled and interrupted runs say so. */
+  /**
+   * The failure the run shows, masked and without the server's own paths (an engine error names
+   * its data root); cancelled and interrupted runs say so.
+   */
   private failureOf(error: unknown, signal: AbortSignal, mask: (text: string) => string): RunFailure {
     if (signal.aborted) return new RunFailure(this.shutdown.signal.aborted ? SERVER_STOPPED_REASON : CANCELLED_REASON);
-    if (error instanceof RunFailure) return new RunFailure(mask(error.message), error.exitOom, error.build);
-    if (RepositeError.isInstance(error)) return new RunFailure(mask(error.message), error.details?.exit_oom === true);
+    const shown = (text: string) => hideHostPaths(mask(text));
+    if (error instanceof RunFailure) return new RunFailure(shown(error.message), error.exitOom, error.build);
+    if (RepositeError.isInstance(error)) return new RunFailure(shown(error.message), error.details?.exit_oom === true);
     console.error("[reposite] a deploy step failed:", error instanceof Error ? mask(error.stack ?? error.message) : error);
-    return new RunFailure(mask(`The deploy failed: ${error instanceof Error ? error.message : String(error)}`));
+    return new RunFailure(shown(`The deploy failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   private now(): string {

@@ -55,6 +55,14 @@ describe.skipIf(!engine.available)("diagnoses of failed runs on the Engine", () 
     expect(read.last_exit_oom).toBe(true);
   });
 
+  it.concurrent("a data volume on a file of the image: said as such, and no text of the run shows the server's own paths", async () => {
+    const read = await failedRun("volume-on-file", nodeApp("require('http').createServer((q, s) => s.end('ok')).listen(3000);"), { volume_path: "/app/server.js" });
+    expect(read.last_run!.diagnosis!.title).toBe("The data volume's path is a file in the image");
+    // The engine's error names its data root (/var/lib/docker/…): the reason and diagnosis never do.
+    expect(JSON.stringify(read.last_run)).not.toMatch(/\/var\/lib\/docker|overlay2|\/proc\/self/);
+    expect(read.last_run!.reason).toContain("(a path on the server)");
+  });
+
   it.concurrent("an image with no CMD: the base image's node ends at once; the repository's start script is named", async () => {
     const read = await failedRun("no-cmd", {
       Dockerfile: [`FROM ${h.images.node}`, h.label, "WORKDIR /app", "COPY . /app", ""].join("\n"),

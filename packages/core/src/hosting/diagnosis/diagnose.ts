@@ -26,7 +26,9 @@ export interface RunFailureFacts extends StartContext {
 /** Docker's answer for an image with neither CMD nor ENTRYPOINT. */
 const NO_COMMAND = /no command specified/i;
 /** The engine's answer when a volume is mounted on a file of the image (`volume_path` `/app/server.js`). */
-const VOLUME_ON_FILE = /mount a directory onto a file|mounting .* to rootfs .*not a directory/is;
+// runc at start ("mount a directory onto a file"), or the engine when it makes the container
+// ("source …/merged/app/server.js is not directory", Docker 20.10).
+const VOLUME_ON_FILE = /mount a directory onto a file|mounting .* to rootfs .*not a directory|source \S+ is not (?:a )?directory/is;
 
 /**
  * The diagnosis of a failed run, from what the pipeline knew where it failed. Not masked: the
