@@ -92,6 +92,8 @@ export interface ReadmeFallback {
   /** The repository's address and branch, to make the README's relative addresses absolute. */
   repositoryUrl?: string;
   defaultBranch?: string;
+  /** The product's name, to know its own site among the README's links (pnpm.io for pnpm); not a title. */
+  productName?: string;
 }
 
 /**
@@ -293,7 +295,7 @@ export function readReadme(text: string | null | undefined, fallback?: ReadmeFal
     language: sampleLanguage(install, blocks),
     images: readPictures(read, addresses),
     links,
-    destinations: destinations(links, fallback?.repositoryUrl ?? ""),
+    destinations: destinations(links, fallback?.repositoryUrl ?? "", fallback?.productName ?? fallback?.name ?? read.title ?? ""),
     truncated,
   };
 }

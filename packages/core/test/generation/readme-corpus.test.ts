@@ -20,6 +20,8 @@ const LABELS = [
   "View on GitHub", "View on GitLab", "Get started on GitHub", "Get started on GitLab", "View the source", "Get the source",
   "Open the app", "Start now", "How to install", "See an example", "Learn more", "See the features", "Download",
   "Install", "Usage", "Features", "Sign in", "Create account",
+  // Buttons to the README's own destinations when its link text is long (issue 23).
+  "Website", "Documentation", "Live demo",
 ];
 
 function request(fixture: ReadmeFixture, kind: PageKind, type: ProjectType): PageRequest {

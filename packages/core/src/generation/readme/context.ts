@@ -52,7 +52,7 @@ export function clean(text: string | null | undefined): string {
 export function createContext(request: PageRequest): Context {
   const { product } = request;
   const description = clean(product.description);
-  const facts = readReadme(request.readme, { description, repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch });
+  const facts = readReadme(request.readme, { productName: clean(product.name), description, repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch });
   let hostname = "";
   try {
     hostname = new URL(product.repositoryUrl).hostname.replace(/^www\./, "");
@@ -161,8 +161,13 @@ function destinationButtons(facts: ReadmeFacts): Pick<Context, "download" | "pri
     const found = facts.destinations.find((destination) => destination.kind === kind);
     return found ? { label: found.label.slice(0, 40), href: found.href } : null;
   };
-  const first = facts.destinations[0];
+  // A download leads when the README names one (a desktop app); else the product's own site, docs or demo, then its releases.
+  const named = facts.destinations.filter((destination) => destination.kind !== "download" || /download|get it|installer/i.test(destination.label));
+  const order = ["download", "homepage", "docs", "demo"];
+  const first = [...named].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))[0] ?? facts.destinations[0];
   const primary = first ? { label: first.label.slice(0, 40), href: first.href } : null;
   const docs = button("docs");
-  return { download: button("download"), primary, docs: docs && docs.href !== primary?.href ? docs : null };
+  // The second button: the docs, else the product's site (a saas site's first button opens the app).
+  const second = [docs, button("homepage"), button("demo")].find((candidate) => candidate && candidate.href !== primary?.href) ?? null;
+  return { download: button("download"), primary, docs: second };
 }

@@ -288,7 +288,7 @@ export function landingPage(context: Context): LandingContent {
       subtitle: sentence(subtitle),
       // A saas site's first button opens the app; the README's destinations come next.
       primary_cta: (context.saas ? context.download : context.primary) ?? { label: ctas.hero },
-      secondary_cta: (context.saas ? context.primary : context.docs) ?? { label: secondaryLabel },
+      secondary_cta: (context.saas ? (context.docs ?? context.primary) : context.docs) ?? { label: secondaryLabel },
       ...(heroImage ? { image: { src: heroImage.src, alt: heroImage.alt } } : {}),
     },
     features: cards,

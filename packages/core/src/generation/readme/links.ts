@@ -49,12 +49,14 @@ const KINDS: [DestinationKind, RegExp, string][] = [
   ["download", /\bdownloads?\b|\bget (?:it )?(?:for|on)\b|\binstallers?\b/i, "Download"],
   ["homepage", /\b(?:website|homepage|home page|official site|web ?site|landing page)\b/i, "Website"],
   ["demo", /\b(?:live demo|demo|playground|try it(?: online| now)?|try online)\b/i, "Live demo"],
-  ["docs", /\b(?:docs|documentation|user guide|guide|manual|handbook|read the docs|api reference)\b/i, "Documentation"],
+  ["docs", /\b(?:docs|documentation|user guide|guide|manual|handbook|read the docs|api reference|wiki)\b/i, "Documentation"],
 ];
 
 /** Places that are not the product's own destinations: chat, social networks, the repository's issues, badges' services. */
 const ELSEWHERE =
   /(?:^|\.)(?:twitter\.com|x\.com|discord\.gg|discord\.com|t\.me|gitter\.im|slack\.com|reddit\.com|facebook\.com|linkedin\.com|youtube\.com|mastodon\.social|shields\.io|opencollective\.com|patreon\.com|ko-fi\.com|buymeacoffee\.com|star-history\.com)$/i;
+
+const CODE_HOSTS = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|githubusercontent\.com|npmjs\.com|pypi\.org|crates\.io|docs\.rs|pkg\.go\.dev)$/i;
 
 const hostOf = (href: string) => {
   try {
@@ -69,9 +71,15 @@ const hostOf = (href: string) => {
  * demo, docs. A link counts by its text ("Documentation", "Download for macOS"), or by its address
  * (a releases page, a docs site).
  */
-export function destinations(links: ReadmeLink[], repositoryUrl: string): ReadmeDestination[] {
+export function destinations(links: ReadmeLink[], repositoryUrl: string, name = ""): ReadmeDestination[] {
   const repository = repositoryUrl.replace(/\.git$/, "").replace(/\/$/, "").toLowerCase();
   const out: ReadmeDestination[] = [];
+  // The product's own site: a host named after it (pnpm.io, scrapy.org), not a code or package host.
+  const product = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const ownSite = (href: string) => {
+    const host = hostOf(href).toLowerCase();
+    return product.length >= 3 && !CODE_HOSTS.test(host) && !ELSEWHERE.test(host) && host.replace(/[^a-z0-9]/g, "").includes(product);
+  };
   for (const [kind, pattern, name] of KINDS) {
     // A link that says what it is comes first ("Download for macOS" before "Installer" under Download).
     const named = links.find((link) => !ELSEWHERE.test(hostOf(link.href)) && pattern.test(link.label) && (kind === "download" || !link.href.toLowerCase().startsWith(repository)));
@@ -80,7 +88,9 @@ export function destinations(links: ReadmeLink[], repositoryUrl: string): Readme
       const own = repository && link.href.toLowerCase().startsWith(repository);
       if (kind === "download") return pattern.test(link.label) || (own && /\/releases(?:\/|$)/.test(link.href)) || (link.heading !== null && /^downloads?\b/i.test(link.heading));
       // The repository's own files are no homepage, demo or docs site ("docs/" in the repository is, for docs).
-      if (own) return kind === "docs" && pattern.test(link.label) && !/[/.]/.test(link.label) && /\/(?:docs?|documentation)(?:\/(?:README\.md)?)?$/i.test(link.href);
+      if (own) return kind === "docs" && pattern.test(link.label) && !/[/.]/.test(link.label) && /\/(?:docs?|documentation|wiki)(?:\/(?:README\.md)?)?$/i.test(link.href);
+      const namedOther = KINDS.some(([other, otherPattern]) => other !== "homepage" && otherPattern.test(link.label));
+      if (kind === "homepage" && ownSite(link.href) && !namedOther && !/^docs?\./.test(hostOf(link.href)) && new URL(link.href).pathname.length <= 1) return true;
       if (kind === "docs" && (/^docs\.|readthedocs\.io$|\.readthedocs\.org$|^pkg\.go\.dev$|^docs\.rs$/.test(hostOf(link.href)))) return true;
       return pattern.test(link.label);
     });
