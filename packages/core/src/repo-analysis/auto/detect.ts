@@ -4,13 +4,12 @@ import { bunDetector } from "./bun.js";
 import { denoDetector } from "./deno.js";
 import { goDetector } from "./go.js";
 import { findWorkspace, workspaceApps, workspacePlan } from "./monorepo.js";
-import { nodeDetector } from "./node.js";
+import { deployableNodeApp, nodeDetector } from "./node.js";
 import { readProcfile } from "./procfile.js";
 import { pythonDetector } from "./python.js";
 import { rustDetector } from "./rust.js";
 import { staticFilesDetector } from "./static-files.js";
 import { hasFolder, readPackageJson, type BuildDraft, type Detector } from "./types.js";
-import { deployableNodeApp } from "./node.js";
 
 /** How Reposite would build a repository that has no Dockerfile. */
 export interface AutoBuildPlan {
