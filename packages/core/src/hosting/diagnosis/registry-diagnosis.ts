@@ -52,7 +52,7 @@ export function registryDiagnosis(found: UnreachableRegistry, context: RegistryC
 }
 
 function imageFix(image: string, host: string, context: RegistryContext): string {
-  const setting = Object.entries(context.baseImages).find(([, reference]) => sameImage(reference, image))?.[0];
+  const setting = Object.entries(context.baseImages).find(([, reference]) => typeof reference === "string" && sameImage(reference, image))?.[0];
   const auto = context.dockerfile?.origin === "auto";
   const load =
     `The server's operator can put it on the Docker Engine: \`docker pull ${image}\` and \`docker save -o image.tar ${image}\` on a machine that reaches ${host}, ` +
