@@ -192,7 +192,8 @@ function nextJs({ tree, pkg }: FrameworkInput): NodeApp | null {
     });
   }
   return serverApp("Next.js", {
-    start: script(pkg, "start") ? null : ["node_modules/.bin/next", "start"],
+    // A start script that runs `next dev` is no production server: `next start` serves the build.
+    start: script(pkg, "start") && !DEV_SERVER.test(script(pkg, "start").trim()) ? null : ["node_modules/.bin/next", "start"],
     buildEnv: telemetry,
     fallbackBuild: "npx next build",
     env: { ...telemetry, HOSTNAME: "0.0.0.0" },

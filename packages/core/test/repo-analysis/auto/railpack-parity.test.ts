@@ -88,6 +88,11 @@ describe("start commands checked against the build", () => {
     );
   });
 
+  it("a Next.js app whose start script is next dev is started with next start", () => {
+    const auto = found({ "package.json": json({ scripts: { build: "next build", start: "next dev" }, dependencies: { next: "^15.0.0", react: "^19.0.0" } }) });
+    expect(auto.start).toBe("node_modules/.bin/next start");
+  });
+
   it("nodemon runs the program itself in production", () => {
     expect(found({ "package.json": json({ scripts: { start: "nodemon server.js" }, devDependencies: { nodemon: "^3.0.0" } }), "server.js": "" }).start).toBe("node server.js");
   });
