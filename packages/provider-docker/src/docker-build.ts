@@ -1,12 +1,11 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { BuildFailure, LABEL_RUN, type BuildRequest, type BuiltImage, type FailedBuildStep } from "@reposite/core";
+import { BuildFailure, LABEL_RUN, stageStepLine, type BuildRequest, type BuiltImage, type FailedBuildStep } from "@reposite/core";
 import type Docker from "dockerode";
 import type { BuildCache } from "./build-cache.js";
 import type { BuildMemoryLimit } from "./build-memory-limit.js";
 import { BuildkitProgress } from "./buildkit-progress.js";
 import { decodeBuildkitStatus } from "./buildkit-status.js";
-import { buildkitStepLine } from "./buildkit-step-line.js";
 import { withDockerfile } from "./dockerfile-in-context.js";
 import { ignoreSyntaxDirective } from "./syntax-directive.js";
 
@@ -134,7 +133,7 @@ function failedStep(progress: BuildkitProgress, dockerfile: string | null): Fail
   const step = progress.failedStep() ?? progress.runningStep();
   if (!step) return undefined;
   const { error: _error, ...rest } = step;
-  const line = dockerfile !== null && step.number > 0 ? buildkitStepLine(dockerfile, step.stage, step.number) : null;
+  const line = dockerfile !== null && step.number > 0 ? stageStepLine(dockerfile, step.stage, step.number) : null;
   return { ...rest, dockerfileLine: line };
 }
 
