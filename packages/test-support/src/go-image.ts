@@ -13,8 +13,7 @@ const RECIPE = "go-1.19-1";
 
 /**
  * Makes `reposite-test/go:local` unless this machine has it: the busybox base image plus Debian's
- * Go toolchain from this machine (`golang-go`, installed with apt-get when missing and running as
- * root), the C library its `go` and `compile` binaries link against, and the CA certificates the
+ * Go toolchain from this machine (`golang-go`, which .ci/run installs), the C library its `go` and `compile` binaries link against, and the CA certificates the
  * written Dockerfiles copy into their runtime images. Returns null when no Go toolchain can be had.
  */
 export async function buildLocalGoImage(): Promise<string | null> {
@@ -23,11 +22,8 @@ export async function buildLocalGoImage(): Promise<string | null> {
     () => false,
   );
   if (stamp) return LOCAL_GO_IMAGE;
-  if (!(await exists(`/${GO_ROOT}/bin/go`))) {
-    if (process.getuid?.() !== 0) return null;
-    await run("apt-get", ["install", "-y", "--no-install-recommends", "golang-1.19-go"]).catch(() => undefined);
-    if (!(await exists(`/${GO_ROOT}/bin/go`))) return null;
-  }
+  // Installed by .ci/run (tests never install packages themselves).
+  if (!(await exists(`/${GO_ROOT}/bin/go`))) return null;
   const { busybox } = await buildLocalBaseImages();
   const work = await mkdtemp(join(tmpdir(), "reposite-go-image-"));
   try {
