@@ -204,3 +204,6 @@ export {
   type VisitRequest,
   type VisitSettings,
 } from "./sites/visits.js";
+export { EdgeRouteTable } from "./edge/edge-route-table.js";
+export type { EdgeApp, EdgeDomain, EdgeRoutes } from "./edge/edge-routes.js";
+export { nginxEdgeConfig, appUpstream, NODE_UPSTREAM, type NginxEdgeSettings } from "./edge/nginx-config.js";

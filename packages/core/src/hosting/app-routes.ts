@@ -33,6 +33,8 @@ export class AppRoutes {
   private readonly routes = new Map<string, AppRoute>();
   private readonly inFlight = new Map<string, number>();
   private readonly waiting = new Map<string, (() => void)[]>();
+  /** Told of every set and delete (the edge's route table follows the table through them). */
+  private readonly listeners = new Set<(siteId: string, route: AppRoute | undefined) => void>();
 
   get(siteId: string): AppRoute | undefined {
     return this.routes.get(siteId);
@@ -40,31 +42,48 @@ export class AppRoutes {
 
   set(siteId: string, route: AppRoute): void {
     this.routes.set(siteId, route);
+    for (const listener of this.listeners) listener(siteId, route);
   }
 
   delete(siteId: string): void {
-    this.routes.delete(siteId);
+    if (!this.routes.delete(siteId)) return;
+    for (const listener of this.listeners) listener(siteId, undefined);
+  }
+
+  /** Every site's route now. */
+  entries(): [siteId: string, route: AppRoute][] {
+    return [...this.routes];
+  }
+
+  /** Calls `listener` after each change of a site's route (undefined: removed); the returned function stops it. */
+  onChange(listener: (siteId: string, route: AppRoute | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The running app's target for one request, counted until released; null when it is not running. */
   acquire(siteId: string): AppLease | null {
     const route = this.routes.get(siteId);
     if (route?.status !== "running" || !route.target) return null;
-    const target = route.target;
+    return { target: route.target, release: this.hold(route.target) };
+  }
+
+  /**
+   * Counts `target` as busy until the answer is called, as a request would: a proxy in front that
+   * may still send to it (the edge's nginx until its reload is done) keeps it from being stopped.
+   */
+  hold(target: AppTarget): () => void {
     const id = key(target);
     this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
     let released = false;
-    return {
-      target,
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (this.inFlight.get(id) ?? 1) - 1;
-        if (left > 0) return void this.inFlight.set(id, left);
-        this.inFlight.delete(id);
-        for (const wake of this.waiting.get(id) ?? []) wake();
-        this.waiting.delete(id);
-      },
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.inFlight.get(id) ?? 1) - 1;
+      if (left > 0) return void this.inFlight.set(id, left);
+      this.inFlight.delete(id);
+      for (const wake of this.waiting.get(id) ?? []) wake();
+      this.waiting.delete(id);
     };
   }
 
