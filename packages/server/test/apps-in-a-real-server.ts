@@ -7,6 +7,7 @@ import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, docker, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { json } from "./harness.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 
 // `reposite serve` in its own process on the real Docker Engine, with apps deployed through its
 // API: a WebSocket app behind `/app/` and, when asked, a bare box for the terminal. For tests that
@@ -16,18 +17,13 @@ const RUN_LABEL = "reposite-test.run";
 
 /**
  * The app behind `/app/`, without dependencies (nothing installs in a build here). `/ws`: a
- * WebSocket echo (hand-written frame codec, as lenient as a careless app); `/ws-hold`: a WebSocket
- * that never answers and never closes its side; `/hold`: a response that never ends; `/break`: resets
- * the connection halfway through its answer; `/slow?ms=`: answers after that long; anything else
- * (an upload too, unread): `{ ok: true }`.
+ * WebSocket echo; `/ws-hold`: a WebSocket that never answers and never closes its side; `/hold`: a
+ * response that never ends; `/break`: resets the connection halfway through its answer;
+ * `/slow?ms=`: answers after that long; anything else (an upload too, unread): `{ ok: true }`.
  */
 const APP_JS = `
 const http = require("node:http");
-const crypto = require("node:crypto");
-function frame(opcode, payload) {
-  const head = payload.length < 126 ? Buffer.from([0x80 | opcode, payload.length]) : Buffer.from([0x80 | opcode, 126, payload.length >> 8, payload.length & 255]);
-  return Buffer.concat([head, payload]);
-}
+${WEBSOCKET_ECHO_JS}
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, "http://app");
   if (url.pathname === "/hold") {
@@ -48,36 +44,7 @@ const server = http.createServer((req, res) => {
   res.writeHead(200, { "content-type": "application/json" });
   res.end(JSON.stringify({ ok: true, path: req.url }));
 });
-server.on("upgrade", (req, socket) => {
-  const accept = crypto.createHash("sha1").update(req.headers["sec-websocket-key"] + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
-  socket.write("HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: " + accept + "\\r\\n\\r\\n");
-  socket.on("error", () => {});
-  if (req.url === "/ws-hold") return;
-  let buffer = Buffer.alloc(0);
-  socket.on("data", (chunk) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      if (buffer.length < 2) return;
-      const opcode = buffer[0] & 15;
-      let length = buffer[1] & 127;
-      let offset = 2;
-      if (length === 126) {
-        if (buffer.length < 4) return;
-        length = buffer.readUInt16BE(2);
-        offset = 4;
-      } else if (length === 127) return socket.destroy();
-      const masked = (buffer[1] & 128) !== 0;
-      const mask = offset;
-      if (masked) offset += 4;
-      if (buffer.length < offset + length) return;
-      const payload = Buffer.from(buffer.subarray(offset, offset + length));
-      if (masked) for (let i = 0; i < payload.length; i++) payload[i] ^= buffer[mask + (i % 4)];
-      buffer = buffer.subarray(offset + length);
-      if (opcode === 8) return socket.end(frame(8, Buffer.alloc(0)));
-      if (opcode === 1) socket.write(frame(1, Buffer.from("echo " + payload.toString())));
-    }
-  });
-});
+server.on("upgrade", (req, socket) => acceptWebSocket(req, socket, req.url === "/ws-hold" ? null : (text) => "echo " + text));
 server.listen(Number(process.env.PORT) || 3000, "0.0.0.0");
 process.on("SIGTERM", () => process.exit(0));
 `;

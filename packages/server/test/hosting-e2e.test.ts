@@ -10,6 +10,7 @@ import { WebSocket } from "ws";
 import { json } from "./harness.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
+import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 
 // App hosting end to end: the built `reposite serve` in its own process, on the real Docker Engine,
 // with base images made on this machine (no registry is reachable). Repositories come from the
@@ -26,11 +27,12 @@ const LABEL_SITE = "dev.reposite.site";
 /**
  * The app every repository carries: answers what it received (path, prefix, forwarded host, env X,
  * its version), streams SSE until released, hashes uploads while they arrive, and echoes WebSocket
- * messages with a hand-written frame codec. No dependencies: nothing can be installed in a build here.
+ * messages (websocket-echo-source.ts). No dependencies: nothing can be installed in a build here.
  */
 const serverJs = (version: string) => `
 const http = require("node:http");
 const crypto = require("node:crypto");
+${WEBSOCKET_ECHO_JS}
 const VERSION = ${JSON.stringify(version)};
 const port = Number(process.env.PORT) || 3000;
 console.log("starting " + VERSION + " with X=" + (process.env.X || ""));
@@ -71,39 +73,7 @@ const server = http.createServer((req, res) => {
     x: process.env.X || null,
   }));
 });
-function frame(opcode, payload) {
-  const head = payload.length < 126 ? Buffer.from([0x80 | opcode, payload.length]) : Buffer.from([0x80 | opcode, 126, payload.length >> 8, payload.length & 255]);
-  return Buffer.concat([head, payload]);
-}
-server.on("upgrade", (req, socket) => {
-  const accept = crypto.createHash("sha1").update(req.headers["sec-websocket-key"] + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest("base64");
-  socket.write("HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: " + accept + "\\r\\n\\r\\n");
-  let buffer = Buffer.alloc(0);
-  socket.on("data", (chunk) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      if (buffer.length < 2) return;
-      const opcode = buffer[0] & 15;
-      let length = buffer[1] & 127;
-      let offset = 2;
-      if (length === 126) {
-        if (buffer.length < 4) return;
-        length = buffer.readUInt16BE(2);
-        offset = 4;
-      } else if (length === 127) return socket.destroy();
-      const masked = (buffer[1] & 128) !== 0;
-      const mask = offset;
-      if (masked) offset += 4;
-      if (buffer.length < offset + length) return;
-      const payload = Buffer.from(buffer.subarray(offset, offset + length));
-      if (masked) for (let i = 0; i < payload.length; i++) payload[i] ^= buffer[mask + (i % 4)];
-      buffer = buffer.subarray(offset + length);
-      if (opcode === 8) return socket.end(frame(8, Buffer.alloc(0)));
-      if (opcode === 1) socket.write(frame(1, Buffer.from("echo " + req.url + " " + payload.toString())));
-    }
-  });
-  socket.on("error", () => {});
-});
+server.on("upgrade", (req, socket) => acceptWebSocket(req, socket, (text) => "echo " + req.url + " " + text));
 server.listen(port, "0.0.0.0");
 process.on("SIGTERM", () => process.exit(0));
 `;
