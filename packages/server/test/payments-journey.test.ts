@@ -1,24 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createReposite } from "@reposite/core";
-import {
-  buildLocalBaseImages,
-  docker,
-  dockerForTests,
-  freePort,
-  getWithHost,
-  removeDataDir,
-  removeLabelled,
-  startFakeGitHub,
-  startFakeStripe,
-  type FakeGitHub,
-  type FakeStripe,
-  type FakeStripeWebhook,
-} from "@reposite/test-support";
+import { buildLocalBaseImages, docker, dockerForTests, getWithHost, removeLabelled, startFakeGitHub, startFakeStripe, type FakeGitHub, type FakeStripe } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { delivered, startPaidServer, type ApiInit, type PaidServer } from "./paid-server.js";
+import type { ServerProcess } from "./server-process.js";
 
 // The payments journey as an operator runs it: the built `reposite serve` in its own process, with
 // Stripe turned on by its environment variables and pointed (STRIPE_API_BASE) at the loopback
@@ -67,28 +51,16 @@ interface Summary {
 describe.skipIf(!engine.available)("payments journey: reposite serve with the loopback Stripe, on the Docker Engine", () => {
   let stripe: FakeStripe;
   let github: FakeGitHub;
-  let dataDir: string;
+  let journey: PaidServer;
   let server: ServerProcess;
-  let token = "";
   let site = "";
   let slug = "";
   /** The subscription of each paid checkout, for cancelling through the fake. */
   const subscriptions = { embed: "", memory: [] as string[], disk: "" };
 
-  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${server.url}${path}`, {
-      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-      headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-  /** The JSON of an answer that must have `status`. */
-  const answer = async <T = Record<string, unknown>>(path: string, status: number, init: { method?: string; body?: unknown } = {}): Promise<T> => {
-    const response = await api(path, init);
-    const text = await response.text();
-    expect(response.status, `${init.method ?? (init.body === undefined ? "GET" : "POST")} ${path}: ${text}`).toBe(status);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-  const ok = <T = Record<string, unknown>>(path: string, init: { method?: string; body?: unknown } = {}) => answer<T>(path, 200, init);
+  const api = (path: string, init?: ApiInit) => journey.request(path, init);
+  const answer = <T = Record<string, unknown>>(path: string, status: number, init?: ApiInit) => journey.api<T>(path, status, init);
+  const ok = <T = Record<string, unknown>>(path: string, init?: ApiInit) => answer<T>(path, 200, init);
   const deployment = (suffix = "") => `/app/sites/${site}/deployment${suffix}`;
   const resources = () => ok<Resources>(deployment("/resources"));
   const storageLimit = async () => (await ok<{ storage: { limit_mb: number } }>(deployment("/metrics"))).storage.limit_mb;
@@ -104,18 +76,6 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
     }
   }
 
-  /** Deploys and waits for the run's job to end done. */
-  async function deploy(): Promise<void> {
-    const { job_id } = await answer<{ job_id: string; run_id: string }>(deployment("/deploy"), 202, { method: "POST" });
-    const job = await eventually(
-      "the deploy's job",
-      () => ok<{ status: string; finished_at: string | null }>(`/app/jobs/${job_id}`),
-      (each) => each.finished_at !== null,
-      90_000,
-    );
-    expect(job.status).toBe("done");
-  }
-
   /** The app's one running container on the Engine (a relaunch removes the one before), and the memory the Engine gave it. */
   async function runningContainer(): Promise<{ id: string; memoryMb: number }> {
     const ids = await eventually(
@@ -128,47 +88,31 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
     return { id: ids[0]!, memoryMb: inspected!.HostConfig.Memory / MB };
   }
 
-  /** Every event the fake sent reached the server's webhook endpoint and was taken (200). */
-  const delivered = (sent: FakeStripeWebhook[]) => {
-    for (const each of sent) expect(each.delivery, each.event.type).toMatchObject({ status: 200 });
-    return sent;
-  };
   const subscriptionOf = (sessionId: string) => stripe.sessions.get(sessionId)!.subscription as string;
 
   beforeAll(async () => {
     await buildLocalBaseImages();
     stripe = await startFakeStripe();
     github = await startFakeGitHub({ repos: [REPO] });
-    dataDir = await mkdtemp(join(tmpdir(), "reposite-payments-journey-"));
-    const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
-    const { account } = await reposite.accounts.findOrCreate("payer@example.com");
-    token = (await reposite.tokens.create(account.id, { name: "journey", lifetime: "30d" })).secret;
-    await reposite.close();
-    server = await startServerProcess(await freePort(), {
-      REPOSITE_DATA_DIR: dataDir,
-      REPOSITE_GITHUB_API_URL: github.url,
-      REPOSITE_BASE_IMAGE_RUNTIME: "reposite-test/busybox:local",
-      REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
-      REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
-      REPOSITE_BUILD_MEMORY_MB: "256",
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_PRICE_EMBED: stripe.priceIds.embed,
-      STRIPE_PRICE_MEMORY: stripe.priceIds.memory,
-      STRIPE_PRICE_DISK: stripe.priceIds.disk,
-      STRIPE_PRICE_DOMAIN: stripe.priceIds.domain,
-      STRIPE_API_BASE: stripe.url,
+    journey = await startPaidServer({
+      stripe,
+      github,
+      email: "payer@example.com",
+      project: { repo: REPO, name: "Paid App" },
+      env: {
+        REPOSITE_BASE_IMAGE_RUNTIME: "reposite-test/busybox:local",
+        REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
+        REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
+        REPOSITE_BUILD_MEMORY_MB: "256",
+      },
     });
+    ({ server, site } = journey);
     expect(server.output().stdout).toContain("payments: on (stripe)");
     expect(server.output().stdout).toMatch(/app hosting: docker /);
-    // Where the operator points Stripe's webhook: the server's own endpoint.
-    stripe.webhookUrl = `${server.url}/billing/webhook`;
-    const project = await answer<{ id: string }>("/app/sites", 201, { body: { repohost_url: `https://github.com/${REPO.owner}/${REPO.name}`, name: "Paid App" } });
-    site = project.id;
   }, 120_000);
 
   afterAll(async () => {
-    await server?.kill();
+    await journey?.server.kill();
     await github?.close();
     await stripe?.close();
     await removeLabelled(RUN_LABEL, run);
@@ -176,7 +120,7 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
       [["ps", "-aq"], ["images", "-aq"], ["volume", "ls", "-q"], ["network", "ls", "-q"]].map(async (args) => (await docker([...args, "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim()),
     );
     expect(left.join(""), "left on the Engine").toBe("");
-    if (dataDir) await removeDataDir(dataDir);
+    await journey?.close();
   }, 60_000);
 
   it("before paying: prices come from Stripe; setting the app up answers 402 payment_required, so do memory and disk; embed is required and not paid", async () => {
@@ -225,7 +169,7 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
     await expect(answer("/billing/embed/checkout", 409, { body: { site_id: site } })).resolves.toMatchObject({ code: "already_has" });
 
     await answer(deployment(), 201, { method: "PUT", body: { volume_path: "/data" } });
-    await deploy();
+    await journey.deploy();
     const live = await ok<{ status: string; slug: string }>(deployment());
     expect(live.status).toBe("running");
     slug = live.slug;
@@ -262,7 +206,7 @@ describe.skipIf(!engine.available)("payments journey: reposite serve with the lo
     expect(paid.memory.steps.find((step) => step.units === 4)).toMatchObject({ available: true, add_units: 2 });
     expect(await runningContainer()).toEqual(before);
 
-    await deploy();
+    await journey.deploy();
     const after = await runningContainer();
     expect(after.id).not.toBe(before.id);
     expect(after.memoryMb).toBe(2048);

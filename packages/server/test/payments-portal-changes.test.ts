@@ -1,23 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createReposite } from "@reposite/core";
-import {
-  buildLocalBaseImages,
-  docker,
-  dockerForTests,
-  freePort,
-  removeDataDir,
-  removeLabelled,
-  startFakeGitHub,
-  startFakeStripe,
-  type FakeGitHub,
-  type FakeStripe,
-  type FakeStripeWebhook,
-} from "@reposite/test-support";
+import { buildLocalBaseImages, docker, dockerForTests, removeLabelled, startFakeGitHub, startFakeStripe, type FakeGitHub, type FakeStripe } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { delivered, startPaidServer, type PaidServer } from "./paid-server.js";
 
 // What a person changes on Stripe's side after paying, seen by `reposite serve` in its own process
 // with the real `stripe` client pointed at the loopback Stripe, which signs and delivers its webhooks
@@ -39,6 +23,9 @@ const REPO = {
   },
 };
 
+/** The one account and project of each server below. */
+const PORTAL = { email: "portal@example.com", project: { repo: REPO, name: "Portal App" } };
+
 interface ResourceView {
   limit_mb: number;
   units: number;
@@ -49,63 +36,15 @@ interface Summary {
   purchases: { product: string; status: string; units: number; quantity: number }[];
 }
 
-/** One server process with Stripe on, an account with a token and one project; closes it all. */
-async function startPaidServer(stripe: FakeStripe, github: FakeGitHub, env: Record<string, string>) {
-  const dataDir = await mkdtemp(join(tmpdir(), "reposite-payments-portal-"));
-  const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
-  const { account } = await reposite.accounts.findOrCreate("portal@example.com");
-  const token = (await reposite.tokens.create(account.id, { name: "portal", lifetime: "30d" })).secret;
-  await reposite.close();
-  const server = await startServerProcess(await freePort(), {
-    REPOSITE_DATA_DIR: dataDir,
-    REPOSITE_GITHUB_API_URL: github.url,
-    STRIPE_SECRET_KEY: stripe.secretKey,
-    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-    STRIPE_PRICE_EMBED: stripe.priceIds.embed,
-    STRIPE_PRICE_MEMORY: stripe.priceIds.memory,
-    STRIPE_PRICE_DISK: stripe.priceIds.disk,
-    STRIPE_API_BASE: stripe.url,
-    ...env,
-  });
-  stripe.webhookUrl = `${server.url}/billing/webhook`;
-  const api = async <T = Record<string, unknown>>(path: string, status: number, init: { method?: string; body?: unknown } = {}): Promise<T> => {
-    const method = init.method ?? (init.body === undefined ? "GET" : "POST");
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    const text = await response.text();
-    expect(response.status, `${method} ${path}: ${text}`).toBe(status);
-    return (text ? JSON.parse(text) : null) as T;
-  };
-  const { id: site } = await api<{ id: string }>("/app/sites", 201, { body: { repohost_url: `https://github.com/${REPO.owner}/${REPO.name}`, name: "Portal App" } });
-  return {
-    server,
-    site,
-    api,
-    async close() {
-      await server.kill();
-      await removeDataDir(dataDir);
-    },
-  };
-}
-
-/** Every event reached the server's webhook endpoint and was taken (200). */
-const delivered = (sent: FakeStripeWebhook[]) => {
-  for (const each of sent) expect(each.delivery, `${each.event.type}: ${each.delivery?.body}`).toMatchObject({ status: 200 });
-  return sent;
-};
-
 describe("webhooks signed ahead of the server's clock, in a real server process", () => {
   let stripe: FakeStripe;
   let github: FakeGitHub;
-  let paid: Awaited<ReturnType<typeof startPaidServer>>;
+  let paid: PaidServer;
 
   beforeAll(async () => {
     stripe = await startFakeStripe();
     github = await startFakeGitHub({ repos: [REPO] });
-    paid = await startPaidServer(stripe, github, { REPOSITE_HOSTING: "off" });
+    paid = await startPaidServer({ stripe, github, ...PORTAL, env: { REPOSITE_HOSTING: "off" } });
   }, 60_000);
   afterAll(async () => {
     await paid?.close();
@@ -151,23 +90,13 @@ describe("webhooks signed ahead of the server's clock, in a real server process"
 describe.skipIf(!engine.available)("a quantity lowered in the billing portal lowers the app's limits (reposite serve, loopback Stripe, Docker Engine)", () => {
   let stripe: FakeStripe;
   let github: FakeGitHub;
-  let paid: Awaited<ReturnType<typeof startPaidServer>>;
+  let paid: PaidServer;
   let subscription = "";
 
   const deployment = (suffix = "") => `/app/sites/${paid.site}/deployment${suffix}`;
   const resources = () => paid.api<{ memory: ResourceView; disk: ResourceView }>(deployment("/resources"), 200);
   const summary = () => paid.api<Summary>("/billing/account/summary", 200);
   const storageLimit = async () => (await paid.api<{ storage: { limit_mb: number } }>(deployment("/metrics"), 200)).storage.limit_mb;
-
-  async function deploy(): Promise<void> {
-    const { job_id } = await paid.api<{ job_id: string }>(deployment("/deploy"), 202, { method: "POST" });
-    for (const deadline = Date.now() + 90_000; ; ) {
-      const job = await paid.api<{ status: string; finished_at: string | null }>(`/app/jobs/${job_id}`, 200);
-      if (job.finished_at !== null) return expect(job.status).toBe("done");
-      if (Date.now() > deadline) throw new Error("the deploy did not end");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   /** The app's one running container (a relaunch removes the one before soon after). */
   async function appContainer(): Promise<string> {
@@ -195,11 +124,16 @@ describe.skipIf(!engine.available)("a quantity lowered in the billing portal low
     await buildLocalBaseImages();
     stripe = await startFakeStripe();
     github = await startFakeGitHub({ repos: [REPO] });
-    paid = await startPaidServer(stripe, github, {
-      REPOSITE_BASE_IMAGE_RUNTIME: "reposite-test/busybox:local",
-      REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
-      REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
-      REPOSITE_BUILD_MEMORY_MB: "256",
+    paid = await startPaidServer({
+      stripe,
+      github,
+      ...PORTAL,
+      env: {
+        REPOSITE_BASE_IMAGE_RUNTIME: "reposite-test/busybox:local",
+        REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
+        REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
+        REPOSITE_BUILD_MEMORY_MB: "256",
+      },
     });
   }, 120_000);
 
@@ -218,7 +152,7 @@ describe.skipIf(!engine.available)("a quantity lowered in the billing portal low
     subscription = stripe.sessions.get(checkout.id)!.subscription as string;
 
     await paid.api(deployment(), 201, { method: "PUT", body: { volume_path: "/data" } });
-    await deploy();
+    await paid.deploy();
     expect(await containerMemoryMb()).toBe(2048);
     expect(await resources()).toMatchObject({ memory: { limit_mb: 2048, units: 2 }, disk: { limit_mb: 10240, units: 2 } });
     expect(await storageLimit()).toBe(10240);
@@ -248,7 +182,7 @@ describe.skipIf(!engine.available)("a quantity lowered in the billing portal low
       { product: "memory", status: "active", units: 1, quantity: 1 },
     ]);
 
-    await deploy();
+    await paid.deploy();
     expect(await containerMemoryMb()).toBe(1024);
     expect((await resources()).memory).toMatchObject({ limit_mb: 1024, units: 1 });
 
