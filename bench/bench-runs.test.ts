@@ -37,6 +37,13 @@ describe.concurrent("the benchmarks run", () => {
     expect(output).toMatch(/p99 added by Reposite +[\d.-]+ ms/);
   });
 
+  it("npm run bench:readme: a site's pages from each real README", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("readme-author.mjs");
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/slowest site: .+, \d+ ms for its 4 pages/);
+  });
+
   it.skipIf(!engine.available)("npm run bench:deploy: a deploy by hand and through Reposite on the Engine", { timeout: 180_000 }, async () => {
     const { code, output } = await runBench("deploy.mjs");
     expect(output).not.toContain("bench: failed");

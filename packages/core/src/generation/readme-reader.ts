@@ -6,6 +6,7 @@ import { destinations, linkResolver, readLinks, type ReadmeDestination } from ".
 import { readPictures, repositoryAddresses, type ReadmeImage, type ReadmeLink } from "./readme/media.js";
 import { markdownTree, parseReadme } from "./readme/parse.js";
 import { readQuestions, type ReadmeQuestion } from "./readme/questions.js";
+import { deepFreeze, Recent } from "./readme/recent.js";
 import { isProse, leadsOf, sectionText, type ReadmeLead } from "./readme/section-text.js";
 import { outline, type SectionRole } from "./readme/sections.js";
 import { taglineCandidates } from "./readme/taglines.js";
@@ -252,12 +253,22 @@ function boundedRuns(lines: string[]): string[] {
   return out;
 }
 
+/** The facts of the last few READMEs read: every page of a generation reads the same README. */
+const recentFacts = new Recent<ReadmeFacts>(8);
+
 /**
  * Reads a README. Never throws: an empty or null README gives the fallback's name and
- * description and nothing else. At most {@link README_READ_LIMIT} characters are read.
+ * description and nothing else. At most {@link README_READ_LIMIT} characters are read. The
+ * answer is shared with later reads of the same README and fallback, so it is frozen.
  */
 export function readReadme(text: string | null | undefined, fallback?: ReadmeFallback): ReadmeFacts {
   if (!text || !text.trim()) return emptyFacts(fallback);
+  const f = fallback ?? {};
+  const key = JSON.stringify([f.name, f.description, f.repositoryUrl, f.defaultBranch, f.productName, text]);
+  return recentFacts.get(key, () => deepFreeze(readFacts(text, fallback)));
+}
+
+function readFacts(text: string, fallback: ReadmeFallback | undefined): ReadmeFacts {
   const { source, truncated } = boundedSource(text);
   const addresses = fallback?.repositoryUrl ? repositoryAddresses(fallback.repositoryUrl, fallback.defaultBranch ?? "") : null;
   const resolve = linkResolver(addresses);

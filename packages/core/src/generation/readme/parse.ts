@@ -6,6 +6,10 @@ import { gfmFromMarkdown } from "mdast-util-gfm";
 import { toHast } from "mdast-util-to-hast";
 import { gfm } from "micromark-extension-gfm";
 import { asciidocToMarkdown, isAsciidoc, isRestructuredText, restructuredTextToMarkdown } from "./plain-formats.js";
+import { deepFreeze, Recent } from "./recent.js";
+
+/** Trees of the last few READMEs: the facts of one README are read with different fallbacks (pages, logo, checks). */
+const recentTrees = new Recent<HastRoot>(2);
 
 /**
  * A README as one HTML syntax tree, the way GitHub shows it: Markdown (with GitHub's tables, task
@@ -16,6 +20,10 @@ import { asciidocToMarkdown, isAsciidoc, isRestructuredText, restructuredTextToM
  * common parts). Footnotes are left out: their marks are no text of a page.
  */
 export function parseReadme(source: string): HastRoot {
+  return recentTrees.get(source, () => deepFreeze(parseSource(source)));
+}
+
+function parseSource(source: string): HastRoot {
   const markdown = isAsciidoc(source) ? asciidocToMarkdown(source) : isRestructuredText(source) ? restructuredTextToMarkdown(source) : source;
   return markdownTree(markdown);
 }
