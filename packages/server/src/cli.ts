@@ -41,6 +41,7 @@ function commands(io: CliIo): CommandDef {
       io.out(`  sites: ${new URL(config.baseUrl).protocol}//<slug>.${config.sitesDomain}`);
       io.out(`  data: ${config.dataDir}`);
       io.out(`  app hosting: ${server.hosting}`);
+      io.out(`  edge: ${server.edge ?? "none: Reposite serves every request itself (REPOSITE_EDGE=nginx puts nginx in front)"}`);
       const payments = server.reposite.container.resolve(PAYMENT_PROVIDER);
       io.out(`  payments: ${payments.enabled ? `on (${payments.name})` : "off: everything is free (no STRIPE_SECRET_KEY)"}`);
       await new Promise<void>((resolve) => {

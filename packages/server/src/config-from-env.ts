@@ -53,6 +53,12 @@ export interface ServerSettings {
    * under way may finish during most of it, then whatever is still open is closed.
    */
   shutdownTimeoutMs?: number;
+  /**
+   * `nginx` (REPOSITE_EDGE=nginx): nginx listens on `PORT`, serves `/app/` of running apps itself
+   * and sends the rest to this process on an internal loopback port (docs/deploy/edge-nginx.md).
+   * Left out: this process serves everything.
+   */
+  edge?: "nginx";
 }
 
 /** Where HTTPS listens and where its certificates come from. */
@@ -142,6 +148,12 @@ function hostingSwitch(value: string | undefined): "detect" | "off" {
   if (value === undefined || value === "" || value === "docker" || value === "on") return "detect";
   if (value === "off" || value === "0" || value === "false") return "off";
   throw new Error(`[reposite] REPOSITE_HOSTING must be off (no app hosting) or docker (the default: Docker when its Engine answers), not "${value}".`);
+}
+
+function edgeSwitch(value: string | undefined): boolean {
+  if (value === undefined || value === "" || value === "off" || value === "none") return false;
+  if (value === "nginx") return true;
+  throw new Error(`[reposite] REPOSITE_EDGE must be nginx (nginx in front, fed by Reposite) or left out (Reposite serves everything), not "${value}".`);
 }
 
 /** An http(s) address, or a start-up error naming the variable. */
@@ -252,6 +264,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
+    ...(edgeSwitch(env.REPOSITE_EDGE) ? { edge: "nginx" as const } : {}),
     ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
     ...(https ? { https } : {}),
     ...(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS ? { shutdownTimeoutMs: wholeNumber(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, "REPOSITE_SHUTDOWN_TIMEOUT_SECONDS") * 1000 } : {}),

@@ -1,12 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { resolve } from "node:path";
-import { CONTAINER_RUNTIME, createReposite, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
+import { AppRoutes, CONTAINER_RUNTIME, createReposite, EdgeRouteTable, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { startAppFirewall } from "./app-firewall-report.js";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
+import { findNginx } from "./edge/find-nginx.js";
+import { startNginxEdge, type NginxEdge } from "./edge/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { takePortZero } from "./listening-port.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
@@ -23,6 +25,8 @@ export interface RunningServer {
   reposite: Reposite;
   /** Whether and where apps are hosted, as the start-up output says it. */
   hosting: string;
+  /** With REPOSITE_EDGE=nginx: what runs in front, as the start-up output says it. */
+  edge?: string;
   /**
    * Stops accepting connections, lets requests under way finish for most of the shutdown timeout
    * (`shutdownTimeoutMs`), closes whatever is still open (a stream an app holds, a stalled upload,
@@ -46,10 +50,18 @@ export async function startServer(
   options: { settings?: ServerSettings; reposite?: Reposite } = {},
 ): Promise<RunningServer> {
   const given = options.settings ?? settingsFromEnv();
+  // REPOSITE_EDGE=nginx without nginx: said before anything else happens.
+  if (given.edge) await findNginx("nginx");
   // The HTTP listener exists from the start: with PORT=0 it takes its port before anything is composed.
+  // Behind the edge, nginx takes PORT: a probe finds a free one, and this server listens on loopback.
   const server = createServer();
-  const settings = await takePortZero(server, given, () => listen(server, 0, given.listen.hostname, "PORT"));
+  const probe = given.edge ? createServer() : server;
+  const settings = await takePortZero(probe, given, () => listen(probe, 0, given.listen.hostname, "PORT"));
+  if (probe !== server) await new Promise((resolve) => probe.close(resolve));
   const { port, hostname } = settings.listen;
+  const edgeMode = settings.edge === "nginx";
+  // nginx sets X-Forwarded-For/-Proto (from the visitor, or from a trusted proxy in front of it).
+  const trustProxy = edgeMode || (settings.trustProxy ?? false);
   let found: Awaited<ReturnType<typeof findContainerRuntime>> | null;
   let reposite: Reposite;
   try {
@@ -59,18 +71,22 @@ export async function startServer(
     server.close();
     throw error;
   }
-  const app = createApp(reposite, { trustProxy: settings.trustProxy ?? false, discourse: settings.discourse ?? null });
+  const app = createApp(reposite, { trustProxy, discourse: settings.discourse ?? null });
   // Before h3: a site's /app/ goes to its running app (HTTP and WebSocket), published pages already
   // in memory are answered from precomputed bytes; everything else goes through the app.
-  const appProxy = createAppProxy(reposite, { trustProxy: settings.trustProxy ?? false });
+  const appProxy = createAppProxy(reposite, { trustProxy });
   const terminals = terminalSockets(reposite);
   const servers: { server: Server; shutdown: (drainMs: number) => Promise<void> }[] = [];
   let certificates: CertificateService | undefined;
   const shutdownMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const drainMs = Math.max(shutdownMs - AFTER_DRAIN_MS, shutdownMs / 2);
+  let edge: NginxEdge | undefined;
+  let edgeTable: EdgeRouteTable | undefined;
   const stopServing = async () => {
     certificates?.close();
-    await Promise.all(servers.map(({ shutdown }) => shutdown(drainMs)));
+    // nginx and this process drain side by side, both within the shutdown bound.
+    await Promise.all([edge?.close(), ...servers.map(({ shutdown }) => shutdown(drainMs))]);
+    edgeTable?.close();
     appProxy.close();
     terminals.close();
   };
@@ -92,6 +108,20 @@ export async function startServer(
     hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
+    if (edgeMode) {
+      await listen(server, 0, "127.0.0.1", "PORT");
+      edgeTable = reposite.container.resolve(EdgeRouteTable);
+      await edgeTable.load();
+      edge = await startNginxEdge({
+        dir: resolve(reposite.config.dataDir, "edge"),
+        listen: { hostname, port },
+        node: { host: "127.0.0.1", port: portOf(server, 0) },
+        trustProxy: settings.trustProxy ?? false,
+        shutdownMs: drainMs,
+        table: edgeTable,
+        appRoutes: reposite.container.resolve(AppRoutes),
+      });
+    }
     if (!server.listening) await listen(server, port, hostname, "PORT");
     if (httpsServer && settings.https) {
       const httpsHostname = settings.https.hostname ?? hostname;
@@ -109,7 +139,8 @@ export async function startServer(
   }
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${hostPart(hostname)}:${portOf(servers[0]!.server, port)}`,
+    url: `http://${hostPart(hostname)}:${edge ? port : portOf(servers[0]!.server, port)}`,
+    ...(edge ? { edge: edge.description } : {}),
     ...(httpsUrl ? { httpsUrl } : {}),
     ...(certificates ? { certificates } : {}),
     reposite,

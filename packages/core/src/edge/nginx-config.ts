@@ -99,7 +99,8 @@ function mainConfig(settings: NginxEdgeSettings): string {
     '    "~^/app(?<reposite_rest>/.*)$" $reposite_rest;',
     '    "~^/app(?<reposite_query>\\?.*)$" /$reposite_query;',
     "  }",
-    `  include ${dir}/routes.conf;`,
+    // Relative to this file's folder: a candidate is tested beside its own routes before it replaces the running pair.
+    "  include routes.conf;",
     // An app gets its path without `/app`; Reposite (gated, stopped, cookies) gets the request as sent.
     "  map $reposite_upstream $reposite_app_path {",
     "    default $reposite_app_uri;",

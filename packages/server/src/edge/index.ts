@@ -1,0 +1,1 @@
+export { startNginxEdge, type NginxEdge, type NginxEdgeOptions } from "./nginx-edge.js";

@@ -1,0 +1,130 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { nginxEdgeConfig, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable } from "@reposite/core";
+import { findNginx } from "./find-nginx.js";
+import { startNginx, testConfig, type NginxProcess } from "./nginx-process.js";
+
+export interface NginxEdgeOptions {
+  /** Folder of nginx's files (`<dataDir>/edge`): configuration, pid, error log, temporary files. */
+  dir: string;
+  /** Where visitors reach nginx (`HOST`, `PORT`). */
+  listen: { hostname: string; port: number };
+  /** Where Reposite's Node process answers, on loopback. */
+  node: AppTarget;
+  trustProxy: boolean;
+  /** Shutdown bound (ms): old workers get this long at a reload, and nginx at a stop. */
+  shutdownMs: number;
+  table: EdgeRouteTable;
+  /** The `/app/` table: targets nginx may still send to are held in it, so a deploy does not stop them too early. */
+  appRoutes: AppRoutes;
+  /** Changes within this window become one reload (ms). Default 200. */
+  coalesceMs?: number;
+  /** Default `nginx` (found on PATH). */
+  binary?: string;
+}
+
+/** nginx in front of Reposite, kept in step with the route table. */
+export interface NginxEdge {
+  /** For the start-up output: which shape runs. */
+  description: string;
+  /** Configurations applied so far (the first one included). */
+  applied(): number;
+  /** The route table version nginx serves now. */
+  version(): number;
+  /** Stops following the table and stops nginx gracefully (bounded by `shutdownMs`). */
+  close(): Promise<void>;
+}
+
+const key = (target: AppTarget) => `${target.host}:${target.port}`;
+const directTargets = (routes: EdgeRoutes) => routes.apps.filter((app) => app.target && !app.gated).map((app) => app.target!);
+
+/**
+ * Writes nginx's configuration from the route table, starts nginx, and reloads it when routes
+ * change: coalesced (a burst of changes -> one reload) and validated (`nginx -t` on the candidate
+ * in `<dir>/next/` first; a candidate nginx refuses is logged and the running pair stays).
+ */
+export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEdge> {
+  const binary = options.binary ?? "nginx";
+  const version = await findNginx(binary);
+  const { dir, table, appRoutes } = options;
+  const next = join(dir, "next");
+  await mkdir(join(dir, "tmp"), { recursive: true });
+  await mkdir(next, { recursive: true });
+  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000 };
+
+  // A target nginx may send to is held from the moment the table names it until a reload that no
+  // longer names it is done and its old workers are gone.
+  const holds = new Map<string, () => void>();
+  const holdTargetsOf = (routes: EdgeRoutes) => {
+    for (const target of directTargets(routes)) if (!holds.has(key(target))) holds.set(key(target), appRoutes.hold(target));
+  };
+
+  let last = "";
+  let servedVersion = 0;
+  let count = 0;
+  /** Writes, tests and moves the configuration in; false when nothing changed or nginx refused it. */
+  const write = async (routes: EdgeRoutes): Promise<boolean> => {
+    const files = nginxEdgeConfig(routes, settings);
+    const text = files["nginx.conf"]! + files["routes.conf"]!;
+    if (text === last) return false;
+    for (const [name, content] of Object.entries(files)) await writeFile(join(next, name), content);
+    await testConfig(binary, dir, join(next, "nginx.conf"));
+    // routes.conf first: the running nginx reads both only when told to reload.
+    await rename(join(next, "routes.conf"), join(dir, "routes.conf"));
+    await rename(join(next, "nginx.conf"), join(dir, "nginx.conf"));
+    last = text;
+    return true;
+  };
+
+  const first = table.snapshot();
+  holdTargetsOf(first);
+  await write(first);
+  const nginx: NginxProcess = await startNginx(binary, dir, options.listen);
+  servedVersion = first.version;
+  count = 1;
+  void nginx.exited.then((code) => {
+    if (!closing) console.error(`[reposite] [edge] nginx exited unexpectedly (code ${code}); visitors get no answer on ${options.listen.hostname}:${options.listen.port}. See ${join(dir, "error.log")}.`);
+  });
+
+  let closing = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const apply = async () => {
+    timer = undefined;
+    if (closing) return;
+    const routes = table.snapshot();
+    try {
+      if (await write(routes)) {
+        await nginx.reload();
+        count += 1;
+      }
+      servedVersion = routes.version;
+    } catch (error) {
+      console.error(`[reposite] [edge] routes version ${routes.version} were not applied; nginx keeps serving version ${servedVersion}: ${(error as Error).message}`);
+      return;
+    }
+    // Held targets that neither the table nor nginx names any more may now be drained and stopped.
+    const kept = new Set([...directTargets(routes), ...directTargets(table.snapshot())].map(key));
+    for (const [id, release] of holds) if (!kept.has(id)) (holds.delete(id), release());
+  };
+  const unsubscribe = table.subscribe((routes) => {
+    holdTargetsOf(routes);
+    // One reload at a time; changes while one runs are picked up by the next.
+    timer ??= setTimeout(() => void (running = running.then(apply)), options.coalesceMs ?? 200);
+  });
+
+  return {
+    description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${key(options.node)}; configuration in ${dir}`,
+    applied: () => count,
+    version: () => servedVersion,
+    async close() {
+      closing = true;
+      unsubscribe();
+      clearTimeout(timer);
+      await nginx.stop(options.shutdownMs);
+      await running;
+      for (const release of holds.values()) release();
+      holds.clear();
+    },
+  };
+}
