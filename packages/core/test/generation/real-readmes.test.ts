@@ -51,6 +51,7 @@ const SITES = await Promise.all(
         readme: entry.readme,
         repositoryUrl: entry.product.repositoryUrl,
         destinations: entry.destinations,
+        product: entry.product,
         pages: site.pages,
         html: render(entry, type, site.pages, site.kinds),
       };

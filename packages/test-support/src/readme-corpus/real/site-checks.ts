@@ -14,6 +14,8 @@ export interface CheckedSite {
   repositoryUrl: string;
   /** Web addresses the README names as the product's homepage, docs, download or demo: one of them must be linked. */
   destinations: string[];
+  /** The product as the repository names and describes it (GitHub's name and description), for the hero check; optional for sites checked without them. */
+  product?: { name: string; description: string };
   pages: Partial<Record<PageKind, PageContent>>;
   /** Each page rendered in a design. */
   html: Partial<Record<PageKind, string>>;
@@ -150,6 +152,60 @@ const LINK_ROW = /^[^|•·]{1,40}(\s*[|•·]\s*[^|•·]{1,40}){2,}$/;
 
 const CALL_TO_ACTION = /^(try it( now| out| online)?|get started|learn more|read more|download( now)?|install( now)?|click here|see (the )?demo)[.!]*$/i;
 
+/**
+ * Lines that are no product's one-liner, whatever the README: a notice or announcement, a merch,
+ * sponsor or thanks line, the README speaking of itself, a customer or user quote ("Microsoft uses
+ * pnpm …"), a label before a link ("Source Code: https://…"), a pointer to what the page does not
+ * show ("the goals below").
+ */
+const NOT_A_PITCH: [string, RegExp][] = [
+  ["a notice or announcement", /\b(?:we(?:['’]re| are) (?:excited|happy|pleased|proud) to|(?:is|are) (?:now )?(?:deprecated|archived|unmaintained)|no longer maintained|(?:announc\w+|released?) (?:the )?(?:release|version|v\d)|(?:release|version) \d+(?:\.\d+)+ (?:is|has been) (?:out|released))|^(?:note|warning|caution|important|announcement|news|update)\b\s*[:!-]/i],
+  ["a merch, sponsor or thanks line", /\b(?:t-?shirts?|mugs|stickers|merch(?:andise)?|swag|sponsor(?:ed|s|ship)?|backed by|special thanks|thanks to|thank you|donat(?:e|ions?)|support (?:us|the project|this project)|show your love|buy me a coffee)\b/i],
+  ["the README speaking of itself", /\b(?:this|the) (?:readme|document|file|page|repo(?:sitory)?) (?:is|contains|describes|explains|covers|only)\b|^this readme\b/i],
+  ["a pointer to what the page does not show", /\b(?:below|the following|see above)\b/i],
+  ["a label before a link", /^[\p{L} ]{2,30}:\s*(?:\[[^\]]*\]\()?(?:https?:\/\/|www\.)\S+\)?\.?$/iu],
+];
+
+/** A customer or user quote: an organisation doing something with the product ("Microsoft uses pnpm in Rush repos"). */
+function customerQuote(value: string, name: string): boolean {
+  const subject = /^(\S+(?: \S+){0,2}?) (?:uses|relies on|runs on|chose|switched to|migrated to|loves|trusts) (\S+)/.exec(value);
+  if (!subject || !name) return false;
+  const [, who, what] = subject;
+  return /^\p{Lu}/u.test(who!) && !/^(?:you|we|it|this|everyone|nobody)$/i.test(who!) && words(who!) !== words(name) && words(what!) === words(name);
+}
+
+const STOPWORDS = new Set("a an the and or of for to in on with by from into your you it its is are be that this which as at via open source".split(" "));
+const contentWords = (text: string) => new Set(words(text).split(" ").filter((word) => word.length >= 3 && !STOPWORDS.has(word)));
+
+/**
+ * True when a hero text says what the product is: an identity sentence ("A …", "The …", "<name> is
+ * …", "<name> — …", "<name>, a …"), or the owner's own one-liner in other words (two or more of the
+ * repository description's words).
+ */
+function saysWhatItIs(value: string, product: { name: string; description: string }): boolean {
+  const text = value.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim();
+  const name = product.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  if (/^(?:an?|the)\s/i.test(text) || new RegExp(`^${name}(?:\\s+(?:is|are)\\b|\\s*[—–:,-]\\s)`, "i").test(text)) return true;
+  const own = contentWords(product.description.replace(/:[a-z0-9_+-]+:/g, " "));
+  own.delete(words(product.name));
+  return [...contentWords(text)].filter((word) => own.has(word)).length >= 2;
+}
+
+/** The hero as a maintainer would publish it: title and subtitle whole, neither a notice, a quote or a pointer, and one of them saying what the product is. */
+function heroPitchProblems(landing: LandingContent, product: CheckedSite["product"]): string[] {
+  const out: string[] = [];
+  for (const [label, text] of [["hero title", landing.hero.title], ["hero subtitle", landing.hero.subtitle]] as const) {
+    const value = text.replace(/\[([^\]]*)\]\(([^)]*)\)/g, (_all, label: string, href: string) => (label.trim() ? label : href)).trim();
+    for (const [what, pattern] of NOT_A_PITCH) if (pattern.test(value)) out.push(`${label} is ${what}: "${value}"`);
+    if (product && customerQuote(value, product.name)) out.push(`${label} is a customer or user quote: "${value}"`);
+    if (/^\[[^\]]*\]\([^)]*\)[.!]?$/.test(text.trim())) out.push(`${label} is only a link: "${value}"`);
+  }
+  if (product && !saysWhatItIs(landing.hero.title, product) && !saysWhatItIs(landing.hero.subtitle, product)) {
+    out.push(`neither the hero title nor its subtitle says what ${product.name} is: "${landing.hero.title}" / "${landing.hero.subtitle}"`);
+  }
+  return out;
+}
+
 function heroProblems(label: string, text: string): string[] {
   const value = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").trim();
   const out: string[] = [];
@@ -174,7 +230,14 @@ const RAW_MARKUP: [string, RegExp][] = [
   ["HTML entity", /&(?:[a-z]{2,8}|#\d{2,5});/i],
   ["emoji code", /(^|\s|\()(:[a-z][a-z0-9_+-]*:)(?=\s|$|[.,)])/],
   ["reStructuredText markup", /`[^`\n]+ <[^>\n]+>`_|\.\. [a-z-]+::|\|[a-z][\w -]*\|_?|`_\b/],
+  // A reference ("Scrapy_", "`the docs`_"), a role (":ref:`install`", ":pep:"), a comment or target line (".. _install:").
+  ["reStructuredText reference", /(?<![\w`/.-])[A-Za-z][\w.-]*[A-Za-z0-9]__?(?=[\s.,;:!?)]|$)/],
+  ["reStructuredText role", /(?:^|[\s(]):[a-z][\w-]*(?::[a-z][\w-]*)?:(?:`|(?=[\s.,]))/],
+  ["reStructuredText comment or target", /(?:^|\n)[ \t]*\.\.[ \t]+(?:_|\[|\||[a-z][\w-]*::|$)/],
   ["AsciiDoc markup", /\b(?:link|image|xref|include):[^\s[]*\[|https?:\/\/\S+\[[^\]]*\]|(^|\n)(?:ifdef|ifndef|endif)::|\{[a-z][\w-]*\}/],
+  // A macro or description-list mark ("image::shot.png[]", "Term:: text"), a block attribute line ("[CAUTION]", "[source,ruby]").
+  ["AsciiDoc macro or list mark", /\b[\w-]+::(?=\s|$|[^\s[]*\[)/],
+  ["AsciiDoc block attribute", /(?:^|\n)[ \t]*\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|source[^\]\n]*|quote[^\]\n]*|listing|literal|verse[^\]\n]*|#[\w-]+|\.[\w-]+)\]/],
 ];
 
 export const CHECKS: SiteCheck[] = [
@@ -196,11 +259,11 @@ export const CHECKS: SiteCheck[] = [
     },
   },
   {
-    name: "no cut hero",
+    name: "a whole hero that says what the product is",
     problems(site) {
       const landing = landingOf(site);
       if (!landing) return ["no landing page"];
-      return [...heroProblems("hero title", landing.hero.title), ...heroProblems("hero subtitle", landing.hero.subtitle)];
+      return [...heroProblems("hero title", landing.hero.title), ...heroProblems("hero subtitle", landing.hero.subtitle), ...heroPitchProblems(landing, site.product)];
     },
   },
   {
