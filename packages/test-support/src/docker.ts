@@ -121,7 +121,8 @@ export async function buildLocalBaseImages(): Promise<LocalBaseImages> {
   return LOCAL_BASE_IMAGES;
 }
 
-async function imageStamp(tag: string): Promise<string | null> {
+/** The `REPOSITE_TEST_IMAGE` stamp of a test image on the Engine, or null when it is missing or has none. */
+export async function imageStamp(tag: string): Promise<string | null> {
   try {
     const { stdout } = await docker(["image", "inspect", "--format", "{{json .Config.Env}}", tag]);
     const env = JSON.parse(stdout) as string[] | null;

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { buildLocalBaseImages, docker } from "./docker.js";
+import { access, readdir } from "node:fs/promises";
+import { imageStamp } from "./docker.js";
+import { imageFromHostFiles } from "./host-files-image.js";
 
 /** A Python image for tests (no registry is reachable for `python:`): the interpreter and its standard library, sqlite3 included. */
 export const LOCAL_PYTHON_IMAGE = "reposite-test/python:local";
@@ -17,50 +15,22 @@ const LIBRARIES = ["libc.so.6", "libm.so.6", "libsqlite3.so.0", "libz.so.1", "li
  * with its standard library (no tests, no site-packages). Returns null when there is none.
  */
 export async function buildLocalPythonImage(): Promise<string | null> {
-  const current = await docker(["image", "inspect", "--format", "{{json .Config.Env}}", LOCAL_PYTHON_IMAGE]).then(
-    ({ stdout }) => (JSON.parse(stdout) as string[]).includes(`REPOSITE_TEST_IMAGE=${RECIPE}`),
-    () => false,
-  );
-  if (current) return LOCAL_PYTHON_IMAGE;
+  if ((await imageStamp(LOCAL_PYTHON_IMAGE)) === RECIPE) return LOCAL_PYTHON_IMAGE;
   const versions = await readdir("/root/.pyenv/versions").catch(() => [] as string[]);
   const version = versions.filter((name) => /^3\.1[0-9]\.\d+$/.test(name)).sort().pop();
   if (!version) return null;
   const prefix = `root/.pyenv/versions/${version}`;
   const minor = version.split(".").slice(0, 2).join(".");
-  const { busybox } = await buildLocalBaseImages();
-  const work = await mkdtemp(join(tmpdir(), "reposite-python-image-"));
-  try {
-    const excluded = ["test", "site-packages", "idlelib", "tkinter", "turtledemo", "ensurepip", "__pycache__"].map((name) => `--exclude=${prefix}/lib/python${minor}/${name}`);
-    const libraries = [];
-    for (const library of LIBRARIES) if (await exists(`/${library}`)) libraries.push(library);
-    await run("tar", ["-chf", join(work, "python.tar"), ...excluded, "-C", "/", `${prefix}/bin/python${minor}`, `${prefix}/lib/python${minor}`, `${prefix}/lib/libpython${minor}.so.1.0`, "lib64/ld-linux-x86-64.so.2", ...libraries]);
-    await writeFile(
-      join(work, "Dockerfile"),
-      [
-        `FROM ${busybox}`,
-        "ADD python.tar /",
-        // Moved out of /root (the app's user cannot enter it); libpython where the loader looks.
-        `RUN mkdir -p /usr/local/bin /usr/local/lib && mv /${prefix}/lib/python${minor} /usr/local/lib/ && mv /${prefix}/bin/python${minor} /usr/local/bin/ && mv /${prefix}/lib/libpython${minor}.so.1.0 /lib/x86_64-linux-gnu/ && rm -rf /root/.pyenv && ln -s python${minor} /usr/local/bin/python3 && ln -s python${minor} /usr/local/bin/python`,
-        `ENV REPOSITE_TEST_IMAGE=${RECIPE}`,
-        "",
-      ].join("\n"),
-    );
-    await docker(["build", "--quiet", "--tag", LOCAL_PYTHON_IMAGE, work], { timeoutMs: 300_000 });
-    return LOCAL_PYTHON_IMAGE;
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => (error ? reject(new Error(`${command} failed: ${stderr || error.message}`)) : resolve()));
+  const libraries = [];
+  for (const library of LIBRARIES) if (await access(`/${library}`).then(() => true, () => false)) libraries.push(library);
+  return imageFromHostFiles({
+    tag: LOCAL_PYTHON_IMAGE,
+    stamp: RECIPE,
+    paths: [`${prefix}/bin/python${minor}`, `${prefix}/lib/python${minor}`, `${prefix}/lib/libpython${minor}.so.1.0`, "lib64/ld-linux-x86-64.so.2", ...libraries],
+    exclude: ["test", "site-packages", "idlelib", "tkinter", "turtledemo", "ensurepip", "__pycache__"].map((name) => `${prefix}/lib/python${minor}/${name}`),
+    steps: [
+      // Moved out of /root (the app's user cannot enter it); libpython where the loader looks.
+      `RUN mkdir -p /usr/local/bin /usr/local/lib && mv /${prefix}/lib/python${minor} /usr/local/lib/ && mv /${prefix}/bin/python${minor} /usr/local/bin/ && mv /${prefix}/lib/libpython${minor}.so.1.0 /lib/x86_64-linux-gnu/ && rm -rf /root/.pyenv && ln -s python${minor} /usr/local/bin/python3 && ln -s python${minor} /usr/local/bin/python`,
+    ],
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
