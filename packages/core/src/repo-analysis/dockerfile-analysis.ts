@@ -44,7 +44,8 @@ export interface DockerfileContext {
  * Warnings: `not-a-server`; `udp-ports-ignored` (UDP and SCTP ports are left out of `expose`: the
  * proxy only carries HTTP); `entrypoint-without-cmd` when an `ENTRYPOINT` that waits for a command
  * (an init such as `tini`, or a wrapper script ending in `exec "$@"`) has no `CMD` after it, so the
- * container starts nothing (see `entrypoint-check.ts`).
+ * container starts nothing (see `entrypoint-check.ts`); `no-cmd` when the container would start a bare
+ * interpreter (`FROM node` and no `CMD`: the base image's `node` exits at once).
  */
 export function analyzeDockerfile(text: string, context: DockerfileContext = {}): DockerfileAnalysis {
   return analyzeParsedDockerfile(parseDockerfile(text, { imageDefaults: knownImageDefaults }), context);
@@ -81,8 +82,22 @@ export function analyzeParsedDockerfile(dockerfile: ParsedDockerfile, context: D
   const readInImage = (path: string) =>
     tree ? copiedFiles(dockerfile, stage, tree, (inImage) => inImage === path, context.contextDir)[0]?.text ?? null : null;
   if (entrypointWithoutCommand(stage, readInImage)) warnings.push("entrypoint-without-cmd");
+  if (runsBareInterpreter(stage)) warnings.push("no-cmd");
   return { expose, command, kind: web ? "web" : "cli", warnings };
 }
+
+/**
+ * Whether the container would start a bare language interpreter: no `ENTRYPOINT`, and the command
+ * (usually the `node`/`python3` a language base image brings when the Dockerfile sets no `CMD`) names
+ * no program. Without a terminal the interpreter reads an empty input and exits, so nothing serves;
+ * the real command often lives only in a compose file or a platform setting.
+ */
+function runsBareInterpreter(stage: DockerStage): boolean {
+  const argv = stage.entrypoint === null && stage.cmd?.form === "exec" ? stage.cmd.args : null;
+  return argv !== null && argv.length === 1 && BARE_INTERPRETER.test(argv[0]!);
+}
+
+const BARE_INTERPRETER = /^(?:\/usr\/(?:local\/)?bin\/)?(node|nodejs|python[0-9.]*|irb|ruby|bun|deno|php)$/;
 
 export const SERVER_COMMANDS: readonly RegExp[] = [
   /\b(gunicorn|uvicorn|hypercorn|daphne|granian|waitress-serve|fastapi run|flask run|streamlit run)\b/,

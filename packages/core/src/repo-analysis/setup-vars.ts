@@ -38,8 +38,9 @@ export interface SetupVarsContext {
  *    `${VAR:?err}` means required, `${VAR:-default}` gives a default.
  *
  * A setting is **required only when the app fails without it**:
- * - it is when a source says so: a schema entry without default, code that stops without it, a
- *   framework's need, `required: true`, a comment or the README calling it required;
+ * - it is when a source says so: a schema entry without default, code that stops without it (unless
+ *   the README calls it optional), a framework's need, `required: true`, a comment or the README
+ *   calling it required;
  * - otherwise a mention that gives no usable default (an example's `KEY=`, a plain read in code)
  *   requires it, unless something says it can be left out: a default or a test in the code, an
  *   optional mark (a comment, `.optional()`, the README calling it optional), a service the app runs
@@ -113,7 +114,10 @@ function settle(name: string, mentions: Mention[], context: SetupVarsContext, ev
   const usableDefault = (mention: Mention) =>
     mention.value !== null && input === "auto" && isHarmlessValue(mention.value) && mention.value !== "";
 
-  const needed = mentions.some((mention) => mention.required === true) || evidence.readme === true;
+  // The README calling a setting optional outweighs a check in the code (which may sit in the one
+  // handler that needs it, such as a payment webhook): the owner's word on what the app runs without.
+  const needed =
+    mentions.some((mention) => mention.required === true && !(mention.source === "code" && evidence.readme === false)) || evidence.readme === true;
   const canBeLeftOut =
     mentions.some((mention) => mention.required === false) ||
     evidence.readme === false ||

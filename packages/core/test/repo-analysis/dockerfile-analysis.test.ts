@@ -173,7 +173,18 @@ const cases: Array<{ name: string; dockerfile: string; expected: DockerfileAnaly
   {
     name: "duplicate ports are listed once, in order",
     dockerfile: lines("FROM node:22", "EXPOSE 8080", "EXPOSE 3000 8080/tcp", "EXPOSE 3000"),
-    expected: { expose: [8080, 3000], command: "node", kind: "web", warnings: [] },
+    // No CMD: the container would start node's bare REPL (see the no-cmd case below).
+    expected: { expose: [8080, 3000], command: "node", kind: "web", warnings: ["no-cmd"] },
+  },
+  {
+    name: "no CMD on a language base image: the bare interpreter is flagged (no-cmd)",
+    dockerfile: lines("FROM node:alpine", "WORKDIR /usr/src/node-app", "COPY . .", "EXPOSE 3000"),
+    expected: { expose: [3000], command: "node", kind: "web", warnings: ["no-cmd"] },
+  },
+  {
+    name: "an ENTRYPOINT that is the program needs no CMD",
+    dockerfile: lines("FROM scratch", 'ENTRYPOINT ["/whoami"]', "EXPOSE 80"),
+    expected: { expose: [80], command: "/whoami", kind: "web", warnings: [] },
   },
   {
     name: "a static site on nginx relies on the base image's port and command",

@@ -160,13 +160,19 @@ function pythonReads(text: string): Read[] {
   for (const match of text.matchAll(new RegExp(`\\bos\\.environ\\s*\\[\\s*(["'])(${NAME})\\1\\s*\\]`, "g"))) {
     const after = text.slice(match.index + match[0].length, match.index + match[0].length + 5);
     if (/^\s*=(?!=)/.test(after)) continue; // the code sets it
-    push(match[2]!, match.index, true, null);
+    // `if "X" in os.environ: … os.environ["X"]`: read only when it is there.
+    const before = text.slice(Math.max(0, match.index - 300), match.index);
+    const tested = new RegExp(`\\bif\\s+(["'])${match[2]}\\1\\s+in\\s+os\\.environ\\b`).test(before);
+    push(match[2]!, match.index, !tested, null);
   }
   const getter = new RegExp(`\\b(?:os\\.environ\\.get|os\\.getenv|environ\\.get)\\(\\s*(["'])(${NAME})\\1\\s*(?:,\\s*([^)]*?))?\\s*\\)`, "g");
   for (const match of text.matchAll(getter)) {
     const fallback = match[3];
     if (fallback !== undefined && !/^None$/.test(fallback.trim())) {
       push(match[2]!, match.index, false, literalAt(fallback));
+      // `os.environ.get("A", os.environ.get("B"))`: B is only A's fallback.
+      const inner = new RegExp(`^(?:os\\.environ\\.get|os\\.getenv|environ\\.get)\\(\\s*(["'])(${NAME})\\1`).exec(fallback.trim());
+      if (inner) push(inner[2]!, match.index, false, null);
       continue;
     }
     const before = text.slice(Math.max(0, match.index - 200), match.index);
@@ -197,13 +203,18 @@ function guardedAndFailsInline(text: string, at: number): boolean {
 // Go, Rust, Ruby, PHP, shell
 
 function goReads(text: string): Read[] {
-  const reads: Read[] = [];
+  const reads: Read[] = goHelperReads(text);
   for (const match of text.matchAll(new RegExp(`\\bos\\.(Getenv|LookupEnv)\\(\\s*"(${NAME})"\\s*\\)`, "g"))) {
     if (match[1] === "LookupEnv") {
       reads.push({ name: match[2]!, required: false, value: null });
       continue;
     }
     const before = text.slice(Math.max(0, match.index - 200), match.index);
+    // `flag.String("name", os.Getenv("X"), …)`: the value is only a flag's default.
+    if (/\bflag\.[A-Za-z]+\([^()]*$/.test(before)) {
+      reads.push({ name: match[2]!, required: false, value: null });
+      continue;
+    }
     const variable = assignedTo(before);
     if (!variable) {
       const after = text.slice(match.index + match[0].length, match.index + match[0].length + 20);
@@ -216,6 +227,24 @@ function goReads(text: string): Read[] {
     else {
       const fallback = new RegExp(`${variable.replace(/\./g, "\\.")}\\s*=\\s*("[^"]*")`).exec(check[1]!);
       reads.push({ name: match[2]!, required: false, value: fallback ? literalAt(fallback[1]!) : null });
+    }
+  }
+  return reads;
+}
+
+/**
+ * Reads through a helper of the same file that wraps `os.Getenv(key)` with a fallback, the common
+ * `func getEnv(key, fallback string) string`: `getEnv("X", "d")` reads X with the default "d".
+ */
+function goHelperReads(text: string): Read[] {
+  const reads: Read[] = [];
+  const helper = /\bfunc\s+([A-Za-z_]\w*)\s*\(\s*(\w+)\s*,\s*(\w+)\s+string\s*\)[^{]*\{/g;
+  for (const found of text.matchAll(helper)) {
+    const [, name, key] = found;
+    const body = text.slice(found.index + found[0].length, found.index + found[0].length + 600);
+    if (!new RegExp(`\\bos\\.(Getenv|LookupEnv)\\(\\s*${key}\\s*\\)`).test(body)) continue;
+    for (const call of text.matchAll(new RegExp(`\\b${name}\\(\\s*"(${NAME})"\\s*,\\s*`, "g"))) {
+      reads.push({ name: call[1]!, required: false, value: literalAt(text.slice(call.index + call[0].length)) });
     }
   }
   return reads;
