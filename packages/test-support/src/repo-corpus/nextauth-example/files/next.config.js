@@ -1,0 +1,4 @@
+/** @type {import("next").NextConfig} */
+module.exports = {
+  output: "standalone",
+}
