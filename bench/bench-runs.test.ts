@@ -37,6 +37,15 @@ describe.concurrent("the benchmarks run", () => {
     expect(output).toMatch(/p99 added by Reposite +[\d.-]+ ms/);
   });
 
+  it("npm run bench:edge: one app answer through REPOSITE_EDGE=nginx's /app/, a hand-written nginx and directly (needs wrk and nginx)", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("edge.mjs");
+    expect(output, "install wrk and nginx (apt-get install -y wrk nginx)").not.toMatch(/(wrk|nginx) not found/);
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/edge \/app\/ vs nginx proxy_pass: [\d.]+x/);
+    expect(output).toMatch(/p99 added by the edge over direct: +[\d.-]+ ms/);
+  });
+
   it("npm run bench:readme: a site's pages from each real README", { timeout: 120_000 }, async () => {
     const { code, output } = await runBench("readme-author.mjs");
     expect(output).not.toContain("bench: failed");

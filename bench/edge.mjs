@@ -1,0 +1,153 @@
+// One app answer through REPOSITE_EDGE=nginx's /app/, against a hand-written nginx proxy_pass to
+// the same app and against the app's own port, in one run:
+//   direct     the app's own port (the ceiling)
+//   nginx      nginx proxy_pass written by hand (prefix removed, X-Forwarded-*, keep-alive upstream)
+//   edge       `startServer` with edge "nginx": the generated map $host + upstream per app
+// The app is a plain node:http server in its own process; wrk drives each target in turn. A
+// benchmark reports: it exits 0 whatever it measured, 1 when it could not run. See bench/README.md.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, startChild, startNginx, which } from "./lib.mjs";
+
+const SLUG = "lumen";
+const SETTINGS = loadSettings({ connections: 32 });
+/** The issue's targets: at least 0.9x a hand-written proxy_pass, at most 1 ms p99 added over direct. */
+const TARGETS = { nginxRatio: 0.9, addedP99Ms: 1.0 };
+const APP_BODY = JSON.stringify({ ok: true, service: "lumen", items: Array.from({ length: 8 }, (_, i) => ({ id: i, name: `item ${i}` })) });
+
+async function runApp() {
+  const body = Buffer.from(APP_BODY);
+  const server = createHttpServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    res.end(body);
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  process.on("message", (message) => {
+    if (message === "stop") server.close(() => process.exit(0));
+  });
+  process.send({ port: server.address().port });
+}
+
+/** Reposite with REPOSITE_EDGE=nginx, and a project whose app route points at the app. */
+async function runEdge(workDir, appPort) {
+  const core = await import("@reposite/core");
+  const { startServer } = await import("@reposite/server");
+  const port = await freePort();
+  const repoHost = {
+    id: "bench",
+    parseLink: (link) => (link === "https://code.test/lumen-dev/lumen" ? { host: "bench", owner: "lumen-dev", name: "lumen", url: link } : null),
+    getRepository: async (repo) => ({ owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" }),
+    getReadme: async () => "# Lumen",
+    getSourceArchive: async () => {
+      throw new Error("not used by the benchmark");
+    },
+  };
+  const reposite = core.createReposite({ repoHosts: [repoHost], config: { dataDir: join(workDir, "data"), baseUrl: `http://127.0.0.1:${port}`, sitesDomain: `localhost:${port}` } });
+  const server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {}, edge: "nginx" }, reposite });
+  const { account } = await reposite.accounts.findOrCreate("bench@example.com");
+  const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen" });
+  await reposite.container.resolve(core.ProjectStore).modify(project.id, (record) => ({ ...record, slug: SLUG }));
+  reposite.container.resolve(core.AppRoutes).set(project.id, { status: "running", target: { host: "127.0.0.1", port: appPort } });
+  process.on("message", async (message) => {
+    if (message !== "stop") return;
+    await server.close();
+    process.exit(0);
+  });
+  process.send({ port, host: `${SLUG}.localhost:${port}` });
+}
+
+async function main() {
+  if (missingBuild(["packages/core/dist/index.js", "packages/server/dist/index.js"], "npm run bench:edge")) return;
+  const wrk = which("wrk");
+  const nginx = nginxBinary();
+  if (!wrk || !nginx) {
+    console.log(`bench: ${!wrk ? "wrk" : "nginx"} not found (apt-get install -y wrk nginx); nothing measured`);
+    return;
+  }
+  const workDir = mkdtempSync(join(tmpdir(), "reposite-bench-edge-"));
+  const stops = [];
+  try {
+    console.log(`bench: one app answer (${Buffer.byteLength(APP_BODY)} bytes of JSON) through /app/, ${SETTINGS.connections} connections, ${SETTINGS.rounds} rounds of ${SETTINGS.duration}s per target after ${SETTINGS.warmup}s warm-up`);
+    console.log(PIN ? `bench: app and proxies on CPU ${SERVER_CPU}, wrk on CPU ${LOAD_CPUS} (taskset)` : "bench: no CPU pinning");
+    const app = await startChild(import.meta.url, ["--app", workDir]);
+    stops.push(app.stop);
+    const edge = await startChild(import.meta.url, ["--edge", workDir, String(app.info.port)]);
+    stops.push(edge.stop);
+    const hand = await startHandNginx(nginx, workDir, app.info.port);
+    if (!hand) return;
+    stops.push(hand.stop);
+    const targets = [
+      { key: "direct", name: "app's own port", url: `http://127.0.0.1:${app.info.port}/`, headers: {} },
+      { key: "nginx", name: "nginx proxy_pass", url: `http://127.0.0.1:${hand.port}/app/`, headers: { host: edge.info.host } },
+      { key: "edge", name: "edge /app/", url: `http://127.0.0.1:${edge.info.port}/app/`, headers: { host: edge.info.host } },
+    ];
+    // The edge's nginx takes the route after a coalesced reload: wait for the app's answer there.
+    for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
+      const answer = await get(targets[2].url, targets[2].headers);
+      if (answer.status === 200 && answer.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === "x-reposite-edge" && answer.rawHeaders[i + 1] === "nginx") && answer.body.toString() === APP_BODY) break;
+      if (Date.now() > deadline) {
+        console.log(`bench: the edge did not serve the app (status ${answer.status}): ${answer.body.toString().slice(0, 200)}`);
+        return;
+      }
+    }
+    if (SETTINGS.warmup > 0) for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup, SETTINGS);
+    const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
+    for (let round = 0; round < SETTINGS.rounds; round++) {
+      const line = [];
+      for (const target of targets.map((_, i) => targets[(i + round) % targets.length])) {
+        const run = await loadWithWrk(wrk, target, SETTINGS.duration, SETTINGS);
+        runs[target.key].push(run);
+        line.push(`${target.key} ${run.rps.toFixed(0)} req/s p99 ${run.p99.toFixed(2)} ms${run.errors ? ` [${run.errors} errors]` : ""}`);
+      }
+      console.log(`  round ${round + 1}: ${line.join(", ")}`);
+    }
+    const sameRound = (key, against, f) => median(runs[key].map((run, round) => f(run, runs[against][round])));
+    const ratio = sameRound("edge", "nginx", (a, b) => a.rps / b.rps);
+    const added = sameRound("edge", "direct", (a, b) => a.p99 - b.p99);
+    console.log("  results:");
+    console.log(`    edge /app/ vs nginx proxy_pass: ${ratio.toFixed(2)}x  (target >= ${TARGETS.nginxRatio.toFixed(2)}x: ${ratio >= TARGETS.nginxRatio ? "met" : "NOT met"})`);
+    console.log(`    p99 added by the edge over direct: ${added.toFixed(2)} ms  (target <= ${TARGETS.addedP99Ms.toFixed(2)} ms: ${added <= TARGETS.addedP99Ms ? "met" : "NOT met"})`);
+    console.log(`    p99 added by nginx proxy_pass over direct: ${sameRound("nginx", "direct", (a, b) => a.p99 - b.p99).toFixed(2)} ms`);
+  } catch (error) {
+    benchFailed(error);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The hand-written reference: bench:proxy's nginx, one worker. */
+function startHandNginx(binary, workDir, appPort) {
+  return startNginx(binary, join(workDir, "nginx"), {
+    path: "/app/",
+    skipped: "nothing measured",
+    http: (port) => `  upstream app {
+    server 127.0.0.1:${appPort};
+    keepalive 64;
+    keepalive_timeout 4s;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /app/ {
+      proxy_pass http://app/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-Prefix /app;
+      proxy_buffering off;
+    }
+  }
+`,
+  });
+}
+
+const role = process.argv[2];
+if (role === "--app") await runApp();
+else if (role === "--edge") await runEdge(process.argv[3], Number(process.argv[4]));
+else await main();
