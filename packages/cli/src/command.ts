@@ -1,4 +1,5 @@
 import { defineCommand, type ArgsDef, type CommandDef, type ParsedArgs } from "citty";
+import { DEFAULT_SERVER } from "./connection.js";
 import { UsageError } from "./exit-codes.js";
 import { Output, type CliIo } from "./output.js";
 
@@ -7,7 +8,7 @@ export const COMMON_ARGS = {
   json: { type: "boolean", description: "machine-readable output: JSON on stdout, errors as JSON on stderr" },
   server: {
     type: "string",
-    description: "the Reposite server (default: REPOSITE_URL, else the server you logged in to, else http://localhost:3000)",
+    description: `the Reposite server (default: REPOSITE_URL, else the server you logged in to, else ${DEFAULT_SERVER})`,
     valueHint: "url",
   },
 } satisfies ArgsDef;
