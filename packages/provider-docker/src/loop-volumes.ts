@@ -88,7 +88,7 @@ export function createLoopVolumes(options: LoopVolumesOptions): LoopVolumes {
     const root = mountPoint(name);
     const fs = await statfs(root);
     const total = fs.blocks * fs.bsize;
-    const baseline = Number(await readFile(join(root, BASELINE), "utf8").catch(() => "0")) || 0;
+    const baseline = await baselineOf(root);
     // The room the app's files may take is the limit: the reserved file holds the rest.
     const want = Math.max(0, Math.floor((total - baseline - limitMb * MiB) / fs.bsize) * fs.bsize);
     const reserved = join(root, RESERVED);
@@ -149,7 +149,7 @@ export function createLoopVolumes(options: LoopVolumesOptions): LoopVolumes {
       const root = mountPoint(name);
       if (!(await exists(name)) || !(await isMounted(root))) return null;
       const fs = await statfs(root);
-      const baseline = Number(await readFile(join(root, BASELINE), "utf8").catch(() => "0")) || 0;
+      const baseline = await baselineOf(root);
       const reserved = ((await stat(join(root, RESERVED)).catch(() => null))?.blocks ?? 0) * 512;
       return Math.max(0, (fs.blocks - fs.bavail) * fs.bsize - baseline - reserved);
     },
@@ -171,6 +171,11 @@ export function createLoopVolumes(options: LoopVolumesOptions): LoopVolumes {
       }
     },
   };
+}
+
+/** Bytes of a volume's filesystem the app can never use (written by `make`). */
+async function baselineOf(root: string): Promise<number> {
+  return Number(await readFile(join(root, BASELINE), "utf8").catch(() => "0")) || 0;
 }
 
 /** Whether a filesystem is mounted at `path` (as /proc/self/mountinfo lists it). */
