@@ -9,6 +9,7 @@ interface CacheRecord {
   Parent?: string;
   Description?: string;
   CreatedAt: string;
+  InUse?: boolean;
 }
 
 /** The records a build made, with its labels (the run's left out): how an app's cache is found again. */
@@ -19,6 +20,11 @@ interface BuildEntry {
 
 /** A record made while a build ran may be dated up to this much outside it (clock rounding). */
 const CLOCK_MARGIN_MS = 1_000;
+/**
+ * The build's context records are dated before it goes past loading them (within this much). Narrower than the clock
+ * margin: a build that starts right after this one ended must not look like this one's.
+ */
+const CONTEXT_MARGIN_MS = 250;
 
 /**
  * How long after a build its records are listed. `/system/df` measures everything on Docker 20.10
@@ -28,13 +34,21 @@ const CLOCK_MARGIN_MS = 1_000;
 const LIST_AFTER_MS = 3_000;
 
 /** The tar context of a `/build` request: an `http url http://build-context-<id>` source, copied once. Never used again. */
-const isContext = (record: CacheRecord) => /^http url http:\/\/build-context-/.test(record.Description ?? "") || (record.Description === "fileop target" && !record.Parent);
+const isContext = (record: CacheRecord) => contextKind(record) !== null;
+const contextKind = (record: CacheRecord) =>
+  /^http url http:\/\/build-context-/.test(record.Description ?? "") ? "download" : record.Description === "fileop target" && !record.Parent ? "copy" : null;
+
+/**
+ * A context record no build uses after this long is left over (its build's own bookkeeping could
+ * not tell it from another's): pruned by the next build's. Builds read their context as they start.
+ */
+const STALE_CONTEXT_MS = 60 * 60_000;
 
 /**
  * BuildKit's cache records, per app. BuildKit keeps a record for each step it ran and each
  * context it received, outside any image and with no labels of their own. After each build, the
- * records made while it ran are listed (`GET /system/df`): the context's are pruned at once (each
- * build sends a new one), the steps' are noted under the build's labels and pruned when the app's
+ * records made while it ran are listed (`GET /system/df`): its context's are pruned at once (each
+ * build sends a new one; see `ownContext`), the steps' are noted under the build's labels and pruned when the app's
  * cache is removed (`POST /build/prune`, filtered by their ids). A record made while two builds ran
  * is noted for both: removing one app then costs the other a cache miss, never a wrong image.
  * The notes live in `indexFile` (a JSON file) so a restarted server still finds them; in memory
@@ -53,22 +67,26 @@ export class BuildCache {
     this.measure = engineBuildCache(docker);
   }
 
-  /** Notes the records made from `since` to `until` (ms) under `labels`, and prunes the build's context, a moment later. */
-  afterBuild(labels: Record<string, string>, since: number, until = Date.now()): Promise<void> {
-    const later = new Promise((resolve) => setTimeout(resolve, LIST_AFTER_MS).unref()).then(() => this.note(labels, since, until));
+  /**
+   * Notes the records made from `since` to `until` (ms) under `labels`, and prunes the build's
+   * context (loaded by `contextLoaded`), a moment later.
+   */
+  afterBuild(labels: Record<string, string>, since: number, until = Date.now(), contextLoaded = until): Promise<void> {
+    const later = new Promise((resolve) => setTimeout(resolve, LIST_AFTER_MS).unref()).then(() => this.note(labels, since, until, contextLoaded));
     this.pending.add(later);
     void later.catch(() => undefined).finally(() => this.pending.delete(later));
     return later;
   }
 
-  private note(labels: Record<string, string>, since: number, until: number): Promise<void> {
+  private note(labels: Record<string, string>, since: number, until: number, contextLoaded: number): Promise<void> {
     return this.serially(async () => {
-      const made = (await this.records()).filter((record) => {
+      const records = await this.records();
+      const madeWithin = (from: number, to: number, margin: number) => (record: CacheRecord) => {
         const created = Date.parse(record.CreatedAt);
-        return created >= since - CLOCK_MARGIN_MS && created <= until + CLOCK_MARGIN_MS;
-      });
-      const context = made.filter(isContext).map((record) => record.ID);
-      await this.prune(context);
+        return created >= from - margin && created <= to + margin;
+      };
+      const made = records.filter(madeWithin(since, until, CLOCK_MARGIN_MS));
+      await this.prune([...ownContext(records.filter(madeWithin(since, contextLoaded, CONTEXT_MARGIN_MS))), ...staleContexts(records)]);
       const ids = made.filter((record) => !isContext(record)).map((record) => record.ID);
       if (ids.length === 0) return;
       const entries = await this.load();
@@ -128,6 +146,27 @@ export class BuildCache {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * This build's context records: those made while it loaded its context, when they are the only ones
+ * of their kind then. Another client's build may have sent its context a moment later, within the
+ * clock margin, and be about to read it (a record is not "in use" between its download and its
+ * first read): pruned then, that build fails with "context not found". Ambiguous ones are left
+ * for `staleContexts`.
+ */
+function ownContext(sending: CacheRecord[]): string[] {
+  const ids: string[] = [];
+  for (const kind of ["download", "copy"] as const) {
+    const ofKind = sending.filter((record) => contextKind(record) === kind && !record.InUse);
+    if (ofKind.length === 1) ids.push(ofKind[0]!.ID);
+  }
+  return ids;
+}
+
+/** Context records of builds long past their start, not in use: no build reads them again. */
+function staleContexts(records: CacheRecord[], now = Date.now()): string[] {
+  return records.filter((record) => isContext(record) && !record.InUse && now - Date.parse(record.CreatedAt) > STALE_CONTEXT_MS).map((record) => record.ID);
 }
 
 function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {

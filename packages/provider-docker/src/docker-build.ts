@@ -25,6 +25,9 @@ export interface BuildHelpers {
   cache: BuildCache;
 }
 
+/** The steps BuildKit shows while it loads a `/build` request's context, before the Dockerfile's own. */
+const CONTEXT_VERTEX = /^(\[internal\] load remote build context|copy \/context \/)$/;
+
 /** The exit code of a step the kernel's OOM killer ended (SIGKILL, 128 + 9). */
 const OOM_EXIT_CODE = 137;
 
@@ -68,6 +71,8 @@ export async function buildImage(docker: Docker, request: BuildRequest, helpers:
   const release = "hold" in memory ? await memory.hold(request.memoryMb) : null;
   if ("reason" in memory) request.onLog(`Build memory is not limited here: ${memory.reason}.`);
   const since = Date.now();
+  // When the build went past loading its context: its context records are made by then.
+  let contextLoaded = Number.NaN;
   let imageId: string | null = null;
   let failure: string | null = null;
   let announced = false;
@@ -94,7 +99,11 @@ export async function buildImage(docker: Docker, request: BuildRequest, helpers:
             announced = true;
             request.onLog(`Ignoring "# syntax=${ignored}": the Engine's built-in Dockerfile frontend builds it (no registry is needed).`);
           }
-          if (event.id === "moby.buildkit.trace" && typeof event.aux === "string") progress.push(decodeBuildkitStatus(event.aux));
+          if (event.id === "moby.buildkit.trace" && typeof event.aux === "string") {
+            const status = decodeBuildkitStatus(event.aux);
+            if (Number.isNaN(contextLoaded) && status.vertexes.some((vertex) => vertex.name && !CONTEXT_VERTEX.test(vertex.name))) contextLoaded = Date.now();
+            progress.push(status);
+          }
           else if (event.id === "moby.image.id" && typeof event.aux === "object") imageId = event.aux.ID ?? null;
           if (event.error || event.errorDetail) failure = event.errorDetail?.message ?? event.error ?? "The build failed.";
         },
@@ -113,7 +122,8 @@ export async function buildImage(docker: Docker, request: BuildRequest, helpers:
     release?.();
     const cacheLabels = Object.fromEntries(Object.entries(request.labels).filter(([key]) => key !== LABEL_RUN));
     // Not awaited: the image is ready; removing the app's cache waits for this bookkeeping.
-    void helpers.cache.afterBuild(cacheLabels, since).catch(() => undefined);
+    const until = Date.now();
+    void helpers.cache.afterBuild(cacheLabels, since, until, Number.isNaN(contextLoaded) ? until : contextLoaded).catch(() => undefined);
   }
   if (stopped) throw stoppedFailure(request, stopped, failedStep(progress, read.dockerfile()));
   if (failure) throw classify(failure, failedStep(progress, read.dockerfile()));
