@@ -41,8 +41,9 @@ export type HealthResult =
  * needs no curl or wget of its own. A 2xx or 3xx answer counts (`isHealthyStatus`: a redirect to a
  * login page is an app that is up); a 404 is not (the path is wrong, or another program answers),
  * nor is any other 4xx or a 5xx. Anything else is tried again until `timeoutMs`, often at first
- * and less so as time goes by. The container is inspected after each probe that failed: one that
- * exited fails the check at once.
+ * and less so as time goes by. The container is inspected beside the probes, one inspection at a
+ * time, after a probe that failed: one that exited fails the check as soon as that is known, and a
+ * slow Engine (an inspection can take longer than the pause) never spaces the probes out.
  */
 export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult> {
   const started = Date.now();
@@ -50,6 +51,11 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
   let last = "it did not answer";
   let lastStatus: number | null = null;
   let lastError: string | null = null;
+  let inspection: Promise<ContainerState | null> | null = null;
+  const stopped = (state: ContainerState | null): HealthResult => {
+    const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
+    return { healthy: false, reason: `The app's container ${how} before it answered.`, state, lastStatus, lastError };
+  };
   for (;;) {
     if (check.signal?.aborted) return { healthy: false, reason: "The run was stopped.", state: null };
     const answer = await probe(check.url);
@@ -57,18 +63,29 @@ export async function waitUntilHealthy(check: HealthCheck): Promise<HealthResult
     last = typeof answer === "number" ? `it answered ${answer}` : answer;
     lastStatus = typeof answer === "number" ? answer : null;
     lastError = typeof answer === "number" ? null : answer;
-    const state = await check.inspect();
-    if (!state?.running) {
-      const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
-      return { healthy: false, reason: `The app's container ${how} before it answered.`, state, lastStatus, lastError };
+    if (!inspection) {
+      inspection = check.inspect();
+      // Read by the next pause or the end; handled now, so a failure waits for them.
+      inspection.catch(() => undefined);
     }
     const pause = Math.min(check.intervalMs, Math.max(FIRST_PAUSE_MS, (Date.now() - started) / 10));
     if (Date.now() + pause > deadline) {
+      const state = await inspection;
+      if (!state?.running) return stopped(state);
       return { healthy: false, reason: `The app did not answer ${new URL(check.url).pathname} within ${Math.round(check.timeoutMs / 1000)} s (${last}).`, state, lastStatus, lastError };
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    const paused = new Promise<typeof PAUSED>((resolve) => setTimeout(() => resolve(PAUSED), pause));
+    const outcome = await Promise.race([paused, inspection]);
+    if (outcome !== PAUSED) {
+      if (!outcome?.running) return stopped(outcome);
+      inspection = null;
+      await paused;
+    }
   }
 }
+
+/** The pause between two probes ended before the container's inspection. */
+const PAUSED = Symbol("paused");
 
 /** A health answer that counts: 2xx or 3xx, as load balancers (AWS, Render, Fly) count by default. */
 export const isHealthyStatus = (status: number) => status >= 200 && status < 400;

@@ -42,6 +42,23 @@ describe("the health check", () => {
     expect(took).toBeLessThan(400);
   });
 
+  it("an Engine slow to inspect the container does not space the probes out (the inspection runs beside them)", async () => {
+    const app = await appStartingIn(60);
+    let inspections = 0;
+    const slowInspect = async () => {
+      inspections += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return running;
+    };
+    const started = Date.now();
+    const result = await waitUntilHealthy({ url: app.url, timeoutMs: 10_000, intervalMs: 500, inspect: slowInspect });
+    const took = Date.now() - started;
+    expect(result).toEqual({ healthy: true, status: 200 });
+    // Up at 60 ms, seen within a probe's pause of it; waiting on the 300 ms inspection took 300 ms at least.
+    expect(took).toBeLessThan(200);
+    expect(inspections).toBe(1);
+  });
+
   it("probes less often as the wait grows, never more than the interval apart", async () => {
     const app = await appStartingIn(0, (n) => (n <= 1_000 ? 503 : 200));
     const result = await waitUntilHealthy({ url: app.url, timeoutMs: 2_000, intervalMs: 200, inspect: async () => running });
