@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
-import { buildLocalBaseImages, docker, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
+import { buildLocalBaseImages, docker, freePort, removeDataDir, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { json } from "./harness.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
@@ -132,13 +132,14 @@ export async function startServerWithApps(options: { box?: boolean; env?: Record
         if (server.child.exitCode === null && server.child.signalCode === null) await server.kill();
         await github.close();
         await removeLabelled(RUN_LABEL, run);
-        await rm(dataDir, { recursive: true, force: true });
+        await removeDataDir(dataDir);
       },
     };
   } catch (error) {
     await server.kill();
     await github.close();
     await removeLabelled(RUN_LABEL, run);
+    await removeDataDir(dataDir);
     throw error;
   }
 }
