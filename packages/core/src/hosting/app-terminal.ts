@@ -76,11 +76,23 @@ export class AppTerminal {
     const open = this.sessions.get(siteId) ?? new Set<TerminalSession>();
     open.add(session);
     this.sessions.set(siteId, open);
-    session.onExit(() => {
+    const forget = () => {
       open.delete(session);
       if (open.size === 0 && this.sessions.get(siteId) === open) this.sessions.delete(siteId);
-    });
-    return session;
+    };
+    session.onExit(forget);
+    // A terminal closed by its visitor stops counting at once, not when the engine reports the
+    // shell's end a moment later (a visitor who reconnects must not meet a full box).
+    return {
+      write: (data) => session.write(data),
+      resize: (cols, rows) => session.resize(cols, rows),
+      onData: (listener) => session.onData(listener),
+      onExit: (listener) => session.onExit(listener),
+      close: () => {
+        forget();
+        session.close();
+      },
+    };
   }
 
   /** Terminals open on an app now (and being opened). */
