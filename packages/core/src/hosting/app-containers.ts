@@ -126,14 +126,10 @@ export class AppContainers {
       await runtime.removeContainer(handle.id).catch(() => undefined);
       throw error;
     }
-    // Look inside while it still runs: what it listens on tells "another port" from "127.0.0.1 only".
-    const listening = !result.healthy && result.state?.running ? await this.listeningInside(handle.id) : null;
-    const output = await runtime.logs(handle.id, START_OUTPUT_LINES).catch(() => []);
-    if (output.length > 0) {
-      options.log?.(`The app's output (last ${START_OUTPUT_LINES} lines at most):`);
-      for (const line of output) options.log?.(line);
-    }
     if (!result.healthy) {
+      // Look inside while it still runs: what it listens on tells "another port" from "127.0.0.1 only".
+      const listening = result.state?.running ? await this.listeningInside(handle.id) : null;
+      const output = await this.startOutput(handle.id, options.log);
       await runtime.removeContainer(handle.id).catch(() => undefined);
       throw new AppStartFailure(result.reason, {
         outcome: result.state?.running ? "timed_out" : "exited",
@@ -150,6 +146,7 @@ export class AppContainers {
         keepAlive: options.keepAlive,
       });
     }
+    // Its output goes to the log after the switch (`startOutput`): reading it here would hold traffic back.
     options.log?.(options.keepAlive ? "The box is up." : `The app answered ${setup.health_path} with ${result.status}.`);
     return { id: handle.id, name, image: options.image, host: handle.host, port: handle.hostPort, keep_alive: options.keepAlive, memory_mb: memoryMb };
   }
@@ -227,6 +224,16 @@ export class AppContainers {
     }
   }
 
+  /** The last lines of a new container's output, also written to `log` under a heading. */
+  async startOutput(id: string, log?: (line: string) => void): Promise<string[]> {
+    const output = await this.availability.runtime().logs(id, START_OUTPUT_LINES).catch(() => []);
+    if (output.length > 0) {
+      log?.(`The app's output (last ${START_OUTPUT_LINES} lines at most):`);
+      for (const line of output) log?.(line);
+    }
+    return output;
+  }
+
   /** Null when `next` still runs `SETTLE_MS` after its first answer, else why it is not up. */
   private async settles(next: AppContainer, setup: DeploymentRecord["setup"]): Promise<AppStartFailure | null> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -234,7 +241,7 @@ export class AppContainers {
     const state = await runtime.inspectContainer(next.id);
     if (state?.running) return null;
     const how = state?.oomKilled ? "was killed for using more memory than its limit" : `exited${state?.exitCode != null ? ` with code ${state.exitCode}` : ""}`;
-    const output = await runtime.logs(next.id, START_OUTPUT_LINES).catch(() => []);
+    const output = await this.startOutput(next.id);
     return new AppStartFailure(`The app's container ${how} right after it answered.`, {
       outcome: "exited",
       state,

@@ -179,15 +179,19 @@ export class DeployPipeline {
         log.line(`Building ${tag} from ${recipe.dockerfile} (at most ${this.settings.buildMemoryMb} MB, ${Math.round(this.settings.buildTimeoutMs / 60_000)} min) …`);
         built = tag;
         stage = "build";
-        await this.runs.modify(siteId, runId, (run) => ({ ...run, image: tag }));
+        // Records are saved beside the work they describe, not before it: each write is a flushed file.
+        const imageNoted = this.runs.modify(siteId, runId, (run) => ({ ...run, image: tag }));
+        imageNoted.catch(() => undefined);
         await this.build(runtime, recipe, context, tag, siteId, runId, signal, (line) => {
           buildLog.push(line);
           log.line(line);
         });
+        await imageNoted;
         log.line("Image built.");
 
         stage = "start";
-        await this.setRunStatus(siteId, runId, "starting");
+        const starting = this.setRunStatus(siteId, runId, "starting");
+        starting.catch(() => undefined);
         await this.containers.withAppLock(siteId, async () => {
           throwIfAborted(signal);
           // Read again under the lock: the env may have changed while the image was built.
@@ -203,9 +207,14 @@ export class DeployPipeline {
             log: (line) => log.line(line),
             signal,
           });
+          await starting.catch(async (error: unknown) => {
+            await this.availability.runtime().removeContainer(next.id).catch(() => undefined);
+            throw error;
+          });
           const saved = await this.containers.switchTo(siteId, next, (record) => ({ ...record, run: null }));
           if (!saved) throw new RunFailure("The app was removed during the run.");
           built = null;
+          await this.containers.startOutput(next.id, (line) => log.line(line));
           log.line(`Live at ${saved.url}`);
         });
       } finally {
@@ -234,21 +243,26 @@ export class DeployPipeline {
 
   /** The run leaves the queue: `building`, shown on the deployment too. */
   private async begin(siteId: string, runId: string): Promise<{ project: ProjectRecord; deployment: DeploymentRecord; run: DeployRunRecord }> {
-    const run = await this.runs.modify(siteId, runId, (record) => ({ ...record, status: "building", started_at: this.now() }));
+    // Two records, written side by side.
+    const [run, project] = await Promise.all([
+      this.runs.modify(siteId, runId, (record) => ({ ...record, status: "building", started_at: this.now() })),
+      this.store.modify(siteId, (record) =>
+        record.deployment ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status: "building" }, updated_at: this.now() } } : record,
+      ),
+    ]);
     if (!run) throw new RunFailure("The run was removed before its turn came.");
-    const project = await this.store.modify(siteId, (record) =>
-      record.deployment ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status: "building" }, updated_at: this.now() } } : record,
-    );
     if (!project?.deployment) throw new RunFailure("The app was removed before its turn came.");
     this.containers.publish(siteId, project.deployment);
     return { project, deployment: project.deployment, run };
   }
 
   private async setRunStatus(siteId: string, runId: string, status: RunStatus): Promise<void> {
-    await this.runs.modify(siteId, runId, (run) => ({ ...run, status }));
-    const project = await this.store.modify(siteId, (record) =>
-      record.deployment?.run?.run_id === runId ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status } } } : record,
-    );
+    const [, project] = await Promise.all([
+      this.runs.modify(siteId, runId, (run) => ({ ...run, status })),
+      this.store.modify(siteId, (record) =>
+        record.deployment?.run?.run_id === runId ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status } } } : record,
+      ),
+    ]);
     if (project?.deployment) this.containers.publish(siteId, project.deployment);
   }
 
