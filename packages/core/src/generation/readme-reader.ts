@@ -6,6 +6,7 @@ import { destinations, linkResolver, readLinks, type ReadmeDestination } from ".
 import { readPictures, repositoryAddresses, type ReadmeImage, type ReadmeLink } from "./readme/media.js";
 import { markdownTree, parseReadme } from "./readme/parse.js";
 import { readQuestions, type ReadmeQuestion } from "./readme/questions.js";
+import { isPromotionOrNotice } from "./readme/promotions.js";
 import { deepFreeze, Recent } from "./readme/recent.js";
 import { isProse, leadsOf, sectionText, type ReadmeLead } from "./readme/section-text.js";
 import { outline, type SectionRole } from "./readme/sections.js";
@@ -273,7 +274,8 @@ function readFacts(text: string, fallback: ReadmeFallback | undefined): ReadmeFa
   const addresses = fallback?.repositoryUrl ? repositoryAddresses(fallback.repositoryUrl, fallback.defaultBranch ?? "") : null;
   const resolve = linkResolver(addresses);
   const blocks = readFlow(parseReadme(source), resolve);
-  const read = outline(blocks);
+  const name = fallback?.productName ?? fallback?.name ?? "";
+  const read = outline(blocks, name);
 
   const sections: ReadmeSection[] = read.sections
     .filter((section) => section.heading)
@@ -287,14 +289,15 @@ function readFacts(text: string, fallback: ReadmeFallback | undefined): ReadmeFa
       tables: section.blocks.flatMap((block) => (block.type === "table" ? tableOf(block) : [])),
       leads: leadsOf(section.blocks),
     }));
-  const taglines = taglineCandidates(read);
+  const taglines = taglineCandidates(read, name || read.title || "");
   const install = readInstall(read, blocks);
   const links = readLinks(read, resolve);
   return {
     title: read.title ?? (fallback?.name?.trim() || null),
     tagline: taglines[0] ?? (fallback?.description?.trim() || null),
     taglines,
-    intro: read.intro.filter(isProse).map((block) => block.text),
+    // Notices, thanks and the README about itself open no page.
+    intro: read.intro.filter((block) => isProse(block) && !isPromotionOrNotice(block.plain, name)).map((block) => block.text),
     sections,
     features: readFeatures(read),
     install: install.install,

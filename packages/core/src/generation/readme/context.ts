@@ -51,7 +51,8 @@ export function clean(text: string | null | undefined): string {
 
 export function createContext(request: PageRequest): Context {
   const { product } = request;
-  const description = clean(product.description);
+  // GitHub shows ":cherry_blossom:" in a description as its emoji: a page shows neither.
+  const description = clean(product.description.replace(/(^|\s):[a-z0-9_+-]+:(?=\s|$)/gi, "$1"));
   const facts = readReadme(request.readme, { productName: clean(product.name), description, repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch });
   let hostname = "";
   try {

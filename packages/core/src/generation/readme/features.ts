@@ -1,5 +1,5 @@
 import type { LandingContent } from "../page-content.js";
-import { stripCode, stripLeadingEmoji, withoutLinks, type ReadmeFeature } from "../readme-reader.js";
+import { stripCode, stripLeadingEmoji, withoutLinks, type ReadmeFeature, type ReadmeSection } from "../readme-reader.js";
 import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type Context } from "./context.js";
 import { keepIntroduced } from "./introductions.js";
 import { Said } from "./said.js";
@@ -90,7 +90,7 @@ export function shortFeatures(context: Context): string[] {
  * or another of its sentences or bullets. A card never says what the page has said already
  * (`said`: the hero, so far); [] when every text the README has would (`whatItIs` is then the card).
  */
-export function features(context: Context, proseSections: { heading: string; text: string; tables: unknown[] }[], said: Said = new Said()): Card[] {
+export function features(context: Context, proseSections: ReadmeSection[], said: Said = new Said()): Card[] {
   const out: Card[] = [];
   const add = (card: Card | null) => {
     if (!card || out.length >= 8 || said.repeats(card.body)) return;
@@ -100,11 +100,13 @@ export function features(context: Context, proseSections: { heading: string; tex
   };
   for (const feature of context.facts.features) add(featureCard(feature));
   if (out.length >= 3) return out;
-  // Sections with a table are shown whole below: a card would say their first line twice.
-  for (const section of proseSections.filter((candidate) => !candidate.tables.length)) {
+  // Sections with a table are shown whole below: a card would say their first line twice; the
+  // feature section is the cards above and its list, not a card of its own.
+  for (const section of proseSections.filter((candidate) => !candidate.tables.length && !(candidate.role === "features" && context.facts.features.length))) {
     if (out.length >= 3) break;
     const title = wholeText(section.heading, 60, { clauses: true });
-    const body = wholeText(paragraphs(section.text)[0] ?? "", 300);
+    // An introduction ("The list of features includes:") without its list is no card.
+    const body = wholeText(keepIntroduced(paragraphs(section.text)[0] ?? "", section.leads), 300);
     if (title && body && !echoes(title, body)) add({ title, body: sentence(body) });
   }
   if (out.length) return out;

@@ -153,7 +153,14 @@ function codeBlock(node: Element): Block {
   const code = node.children.find((child): child is Element => isElement(child, "code"));
   const classes = [code?.properties.className, node.properties.className].flat().map(String);
   const lang = classes.map((name) => /^language-(.+)$/.exec(name)?.[1]).find(Boolean) ?? String(node.properties.lang ?? "");
-  return { type: "code", lang: lang.toLowerCase(), code: rawText(code ?? node).replace(/^\n+|\s+$/g, "") };
+  const text = rawText(code ?? node).replace(/^\n+|\s+$/g, "");
+  // An indented address alone (plain-text READMEs set their links apart so) is a link, not code.
+  const address = /^\s*(https?:\/\/\S+)$/.exec(text)?.[1];
+  if (address && !lang) {
+    const link = { label: address, href: address };
+    return { type: "paragraph", alert: false, text: "", plain: "", links: [link], pictures: [], navigation: true, lead: null, centred: false, small: false };
+  }
+  return { type: "code", lang: lang.toLowerCase(), code: text };
 }
 
 function paragraph(nodes: ElementContent[], walk: Walk): void {

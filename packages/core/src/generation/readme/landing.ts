@@ -4,6 +4,8 @@ import { EXCLUDED_ROLES } from "./sections.js";
 import { capitalize, fallbackSummary, normal, firstOf, paragraphs, sectionBody, sentence, similar, type Context } from "./context.js";
 import { features, shortFeatures, whatItIs } from "./features.js";
 import { keepIntroduced, type Shown } from "./introductions.js";
+import { isSeparatedRow } from "./link-rows.js";
+import { beforePointer, isPromotionOrNotice, POINTER } from "./promotions.js";
 import { Said } from "./said.js";
 import { balanced, leadingClause, wholeText } from "./whole-text.js";
 
@@ -188,8 +190,13 @@ function heroTexts(context: Context, prose: ReadmeSection[], said: Said): { titl
     paragraphs(prose[0]?.text ?? "")[0] ?? "",
     summary && title && !similar(title, summary) ? summary : "",
   ];
-  // An introduction ("It is three things at once:") says nothing without its list: left out.
-  const subtitle = candidates.map((text) => wholeText(keepIntroduced(text), 280)).find((text) => text && (!title || !similar(text, title)) && !said.repeats(text));
+  // An introduction ("It is three things at once:") says nothing without its list: left out; so
+  // are notices, thanks and sponsor lines, rows of names, and sentences that point at what follows.
+  const pitchable = (text: string) => {
+    const kept = beforePointer(keepIntroduced(text));
+    return kept && !isPromotionOrNotice(kept, context.name) && !isSeparatedRow(withoutLinks(kept)) ? kept : "";
+  };
+  const subtitle = candidates.map((text) => wholeText(pitchable(text), 280)).find((text) => text && (!title || !similar(text, title)) && !said.repeats(text));
   if (subtitle && title) return { title, subtitle };
   const opening = [summary, context.description].map((text) => wholeText(text, 280)).find((text) => text && !said.repeats(text));
   return { title: context.name.slice(0, 90), subtitle: opening ?? subtitle ?? fallbackSummary(context) };
@@ -272,7 +279,7 @@ export function landingPage(context: Context): LandingContent {
   const closingBody =
     [installNote && install ? installNote : "", summary, context.description, ...facts.intro.slice(1), ...prose.map((section) => paragraphs(section.text)[0] ?? "")]
       .map((text) => wholeText(keepIntroduced(text ?? ""), 300))
-      .find((text): text is string => Boolean(text) && !said.repeats(text!) && !NOTICE.test(text!));
+      .find((text): text is string => Boolean(text) && !said.repeats(text!) && !NOTICE.test(text!) && !isPromotionOrNotice(text!, name) && !POINTER.test(text!));
   const closingTitle = context.saas ? `Ready to try ${name}?` : `Get started with ${name}`;
   const cta = (!context.saas && (context.download ?? context.primary)) || { label: ctas.closing };
 

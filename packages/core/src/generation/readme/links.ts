@@ -88,13 +88,20 @@ export function destinations(links: ReadmeLink[], repositoryUrl: string, name = 
       const own = repository && link.href.toLowerCase().startsWith(repository);
       if (kind === "download") return pattern.test(link.label) || (own && /\/releases(?:\/|$)/.test(link.href)) || (link.heading !== null && /^downloads?\b/i.test(link.heading));
       // The repository's own files are no homepage, demo or docs site ("docs/" in the repository is, for docs).
-      if (own) return kind === "docs" && pattern.test(link.label) && !/[/.]/.test(link.label) && /\/(?:docs?|documentation|wiki)(?:\/(?:README\.md)?)?$/i.test(link.href);
+      // A link written as its address ("https://github.com/tmux/tmux/wiki") counts by that address.
+      const written = link.label === link.href || /^https?:\/\//.test(link.label);
+      if (own) return kind === "docs" && (written || (pattern.test(link.label) && !/[/.]/.test(link.label))) && /\/(?:docs?|documentation|wiki)(?:\/(?:README\.md)?)?$/i.test(link.href);
       const namedOther = KINDS.some(([other, otherPattern]) => other !== "homepage" && otherPattern.test(link.label));
       if (kind === "homepage" && ownSite(link.href) && !namedOther && !/^docs?\./.test(hostOf(link.href)) && new URL(link.href).pathname.length <= 1) return true;
       if (kind === "docs" && (/^docs\.|readthedocs\.io$|\.readthedocs\.org$|^pkg\.go\.dev$|^docs\.rs$/.test(hostOf(link.href)))) return true;
       return pattern.test(link.label);
     });
-    if (!found || out.some((existing) => existing.href === found.href)) continue;
+    if (!found || out.some((existing) => existing.href === found.href)) {
+      // A README that links only pages of the product's own site (pnpm.io/installation) has that site as its homepage.
+      const page = kind === "homepage" && !found ? links.find((link) => ownSite(link.href) && !/^docs?\./.test(hostOf(link.href)) && !KINDS.some(([, otherPattern]) => otherPattern.test(link.label))) : undefined;
+      if (page) out.push({ kind, label: name, href: new URL(page.href).origin });
+      continue;
+    }
     const short = found.label.length <= 30 && found.label.split(/\s+/).length <= 4 && pattern.test(found.label);
     out.push({ kind, label: short ? found.label : name, href: found.href });
   }

@@ -99,6 +99,12 @@ export function isBadge(src: string, alt: string, linkHref: string | null): bool
 }
 
 const LOGO = /\b(?:logo|icon|wordmark|emblem|brand|banner|mascot)\b|logo/i;
+
+/** A picture named as a logo, icon or wordmark (in its alt text or file name). */
+export function isLogo(picture: { src: string; alt: string }): boolean {
+  const file = picture.src.split(/[?#]/)[0]!.split("/").pop() ?? "";
+  return LOGO.test(picture.alt) || LOGO.test(file);
+}
 /** Headings of pictures that are other people's logos: sponsors, users, partners. */
 const THIRD_PARTY = /\b(?:sponsors?|backers?|supporters?|donat\w*|funding|used by|who uses|users|partners?|powered by|thanks|credits|contributors|featured|as seen|trusted by|companies)\b/i;
 

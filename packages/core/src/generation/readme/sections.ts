@@ -20,17 +20,23 @@ const ROLE_PATTERNS: [SectionRole, RegExp][] = [
   ["toc", /^(?:table of contents|contents|toc|index|navigation)$/i],
   ["faq", /^(?:faqs?|f\.a\.q\.?|frequently asked questions|common questions|questions(?: and answers)?|q ?& ?a|troubleshooting)\b/i],
   // Sections about the project's people, money, releases and rules: never its features or its pitch.
-  ["meta", /^(?:(?:more |other )?screenshots?|sponsors?|backers|(?:our )?supporters|donat|funding|translations?|i18n|locali[sz]ation|languages|migrat|upgrad(?:e|ing)\b|breaking changes|backward|changelog|change log|release notes|releases|watch|security|disclaimer|warning|notice|credits|acknowledg|thanks|authors?|maintainers?|contributors|star history|stargazers|code of conduct|citation|cite)/i],
+  ["meta", /^(?:(?:more |other )?screenshots?|sponsors?|backers|(?:our )?supporters|thank you|who(?:'s| is)? (?:using|uses|integrating)|used by|users of|trusted by|in the wild|donat|funding|translations?|i18n|locali[sz]ation|languages|migrat|upgrad(?:e|ing)\b|breaking changes|backward|changelog|change log|release notes|releases|watch|security|disclaimer|warning|notice|credits|acknowledg|thanks|authors?|maintainers?|contributors|star history|stargazers|code of conduct|citation|cite)/i],
   ["install", /^(?:install(?:ation|ing)?|get(?:ting)?[\s-]started|setup|set[\s-]?up|downloads?|how to install|quick install|run(?:ning)?(?: it)? locally|local setup|self[\s-]?host(?:ing|ed)?)\b/i],
   ["usage", /^(?:usage|examples?|quick[\s-]?start|quickstart|how to use|basic usage|using\b|tutorial|cli usage|api usage|command[\s-]line usage)|\busage\b/i],
   ["features", /^(?:(?:key |main |core |notable )?features?|highlights?|why\b|what it does|what (?:does|can) .{1,40} do|capabilities|what'?s included|benefits|advantages)(?!\s*requests?)/i],
-  ["license", /^(?:licen[cs]e|licensing|copyright)\b/i],
+  ["license", /^(?:licen[cs]es?|licensing|copyright)\b/i],
   ["contributing", /^(?:contribut|development|developing|building|build from source|hacking|testing|running tests|local development|how to contribute)/i],
   ["support", /^(?:support|help|getting help|community|communication|chat|discussions?|social|contact|issues|bugs|reporting (?:bugs|issues)|feedback|get in touch|stay in touch|follow)\b/i],
   ["requirements", /^(?:requirements|prerequisites|dependencies|system requirements|compatibility|supported platforms|platforms)\b/i],
   ["overview", /^(?:about|overview|introduction|intro|description|what is|summary|background|motivation|philosophy|how it works|concepts|architecture|design|goals)\b/i],
   ["reference", /^(?:api|api reference|reference|configuration|config|options|cli|commands|flags|arguments|parameters|environment variables|methods|props)\b/i],
   ["meta", /^(?:badges|links|related|see also|roadmap|todo|status|references|demo|preview|documentation|docs)/i],
+  // A kind of sponsor, support or license named first ("Silver Sponsors", "Commercial support", "Third-party licenses").
+  ["meta", /\b(?:sponsors?|backers|supporters|partners)$/i],
+  ["support", /\b(?:support|help)$/i],
+  ["license", /\blicen[cs]es?$/i],
+  // A release announcement ("Gin 1.12.0 is now available!", "News", "What's new").
+  ["meta", /^(?:news|announcements?|what'?s new\b)|\bv?\d+\.\d+(?:\.\d+)*\b.*\b(?:available|released|is out|announced)\b/i],
 ];
 
 /** The role a heading announces ("other" when none). */
@@ -75,7 +81,7 @@ export function headingName(text: string): string {
  * name a usual section; centred headings right under it (a header's description line) are
  * paragraphs of the intro, not sections. A subsection without a role takes its parent's.
  */
-export function outline(blocks: Block[]): Outline {
+export function outline(blocks: Block[], name = ""): Outline {
   const named = blocks.map((block) => (block.type === "heading" ? { ...block, text: headingName(block.text) } : block));
   // A heading with no words (a logo in an <h1>) leaves its pictures to the blocks around it.
   const flow: Block[] = named.flatMap((block): Block[] =>
@@ -92,7 +98,13 @@ export function outline(blocks: Block[]): Outline {
   const first = headings[0] !== undefined ? (flow[headings[0]] as Extract<Block, { type: "heading" }>) : null;
   if (first) {
     const prose = flow.slice(0, headings[0]).filter((block) => block.type === "paragraph" && !block.navigation && block.plain.length > 40).length;
-    if (first.level === topLevel && !first.summary && prose === 0 && roleOf(first.text) === "other") {
+    // A centred heading that does not name the product ("Opinionated Code Formatter" under a logo) is the header's description, not a title.
+    const described = first.centred && name.length >= 2 && !normalName(first.text).includes(normalName(name)) && first.text.split(/\s+/).length >= 2;
+    if (described && prose === 0 && roleOf(first.text) === "other") {
+      flow[headings[0]!] = { type: "paragraph", alert: false, text: first.text, plain: first.text, links: [], pictures: first.pictures, navigation: false, lead: null, centred: true, small: false };
+      start = flow.findIndex((block) => block.type === "heading");
+      if (start < 0) start = flow.length;
+    } else if (first.level === topLevel && !first.summary && prose === 0 && roleOf(first.text) === "other") {
       title = first.text;
       // The title's own pictures (a logo beside the name) stay in the header.
       const logo: Block[] = first.pictures.length
@@ -127,6 +139,8 @@ export function outline(blocks: Block[]): Outline {
   }
   return { title, intro, sections };
 }
+
+const normalName = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
 /** A section and its subsections, in order. */
 export function descendants(sections: RawSection[], index: number): RawSection[] {

@@ -1,4 +1,7 @@
 import type { Block } from "./flow.js";
+import { isSeparatedRow } from "./link-rows.js";
+import { isLogo } from "./media.js";
+import { beforePointer, isPromotionOrNotice } from "./promotions.js";
 import { isProse } from "./section-text.js";
 import type { Outline } from "./sections.js";
 
@@ -10,15 +13,15 @@ import type { Outline } from "./sections.js";
  * includes:") is kept with its list when the list is short enough to say in one line, else it is
  * no candidate.
  */
-export function taglineCandidates(outline: Outline): string[] {
+export function taglineCandidates(outline: Outline, name = ""): string[] {
   const out: string[] = [];
   const fromBlocks = (blocks: Block[]) => {
     blocks.forEach((block, index) => {
       if (block.type !== "paragraph") return;
       // Words in emphasis under the title are its description; under a picture, its caption.
       const statement = block.small ? !block.navigation && !block.alert && !afterPicture(blocks[index - 1]) : isProse(block);
-      if (!statement || !block.text || !readsAsStatement(block.plain)) return;
-      const said = withItsList(block.text, blocks[index + 1]);
+      if (!statement || !block.text || !readsAsStatement(block.plain) || isPromotionOrNotice(block.plain, name || outline.title || "")) return;
+      const said = beforePointer(withItsList(block.text, blocks[index + 1]));
       if (said) out.push(said);
     });
   };
@@ -30,18 +33,19 @@ export function taglineCandidates(outline: Outline): string[] {
   for (const section of outline.sections.filter((candidate) => candidate.role === "overview").slice(0, 1)) {
     const index = section.blocks.findIndex(isProse);
     const block = section.blocks[index];
-    if (block && block.type === "paragraph" && readsAsStatement(block.plain)) {
-      const said = withItsList(block.text, section.blocks[index + 1]);
+    if (block && block.type === "paragraph" && readsAsStatement(block.plain) && !isPromotionOrNotice(block.plain, name || outline.title || "")) {
+      const said = beforePointer(withItsList(block.text, section.blocks[index + 1]));
       if (said) out.push(said);
     }
   }
   return [...new Set(out)].slice(0, 6);
 }
 
-/** A caption follows its picture: a screenshot or chart (a small logo above a description is no picture of that kind). */
+/** A caption follows its picture: a screenshot or chart (a logo above a description is no picture of that kind). */
 function afterPicture(previous: Block | undefined): boolean {
-  return previous?.type === "paragraph" && !previous.plain && previous.pictures.some((picture) => !picture.inHeading && (picture.width ?? 999) > 256);
+  return previous?.type === "paragraph" && !previous.plain && previous.pictures.some((picture) => !picture.inHeading && (picture.width ?? 999) > 256 && !isLogo(picture));
 }
+
 
 const CALL_TO_ACTION =
   /^(?:try (?:it|me|now|online|the demo)|get started|check (?:it )?out|click here|see (?:it|the|more)|learn more|read more|download now|star (?:us|this|it)|give (?:us|it|this) a star|join (?:us|our)|watch (?:the )?releases?|sign up)\b/i;
@@ -50,7 +54,7 @@ const CALL_TO_ACTION =
 function readsAsStatement(plain: string): boolean {
   const words = plain.split(/\s+/).length;
   if (words < 3 || !/\p{L}/u.test(plain)) return false;
-  if (/^(?:table of contents|contents)\b/i.test(plain) || /^https?:\/\/\S+$/.test(plain)) return false;
+  if (/^(?:table of contents|contents)\b/i.test(plain) || /^https?:\/\/\S+$/.test(plain) || isSeparatedRow(plain)) return false;
   if (CALL_TO_ACTION.test(plain) && words <= 12) return false;
   return !(/!$/.test(plain) && words <= 5);
 }
