@@ -92,3 +92,4 @@ export {
   type CorpusVerdict,
   type RepoCheckAnswer,
 } from "./repo-corpus/index.js";
+export { startPostgres, postgresForTests, POSTGRES_BIN, type TestPostgres, type PostgresForTests } from "./postgres.js";
