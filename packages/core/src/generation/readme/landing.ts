@@ -123,7 +123,9 @@ function heroTitle(context: Context): string | null {
     `^(?:${names}|this (?:project|library|tool|package|app|application|repo|repository|module|plugin|extension)|it)\\s+(?:is|provides|offers)\\s+(.{8,})$`,
     "i",
   ).exec(s);
-  if (rewrite) s = rewrite[1]!;
+  // "X is a …" reads as "A …"; "Redis is often referred to as …" keeps its subject: what follows "is" is no name for it.
+  if (rewrite && /^(?:an?|the|one)\s/i.test(rewrite[1]!)) s = rewrite[1]!;
+  else if (rewrite) s = original;
   else if (s !== original) s = s.replace(/^(?:is|are)\s+(?=\S.{7,})/i, "");
   // "GaleJS - is a small … framework": the words before the dash are the subject (the name as the sentence writes it).
   else if (/^\S+(?:\s\S+){0,2}\s+[—–-]\s+(?:is|are)\s+\S.{7,}$/i.test(s)) s = s.replace(/^\S+(?:\s\S+){0,2}\s+[—–-]\s+(?:is|are)\s+/i, "");

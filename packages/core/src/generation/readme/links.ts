@@ -22,7 +22,8 @@ export interface ReadmeDestination {
 export function linkResolver(addresses: RepositoryAddresses | null): ResolveLink {
   return (href) => {
     const target = absolute(href, addresses?.page ?? null);
-    return target && /^https?:\/\//i.test(target) ? target : null;
+    // "#gh-dark-mode-only" only tells GitHub which picture to show: no part of the address.
+    return target && /^https?:\/\//i.test(target) ? target.replace(/#gh-(?:dark|light)-mode-only$/, "") : null;
   };
 }
 
@@ -46,15 +47,20 @@ export function readLinks(outline: Outline, resolve: ResolveLink): ReadmeLink[] 
 }
 
 const KINDS: [DestinationKind, RegExp, string][] = [
-  ["download", /\bdownloads?\b|\bget (?:it )?(?:for|on)\b|\binstallers?\b/i, "Download"],
+  // "DMG Installer" or "Installer" is a download; "the package installer" in a sentence is not.
+  ["download", /\bdownloads?\b|\bget (?:it )?(?:for|on)\b|\b(?:dmg|exe|msi|pkg|appimage|windows|macos|mac|linux|android|ios)\b.*\binstallers?\b|^installers?$/i, "Download"],
   ["homepage", /\b(?:website|homepage|home page|official site|web ?site|landing page)\b/i, "Website"],
   ["demo", /\b(?:live demo|demo|playground|try it(?: online| now)?|try online)\b/i, "Live demo"],
   ["docs", /\b(?:docs|documentation|user guide|guide|manual|handbook|read the docs|api reference|wiki)\b/i, "Documentation"],
 ];
 
-/** Places that are not the product's own destinations: chat, social networks, the repository's issues, badges' services. */
+/** Places that are not the product's own destinations: chat, social networks, the repository's issues, badges' and download counts' services. */
 const ELSEWHERE =
-  /(?:^|\.)(?:twitter\.com|x\.com|discord\.gg|discord\.com|t\.me|gitter\.im|slack\.com|reddit\.com|facebook\.com|linkedin\.com|youtube\.com|mastodon\.social|shields\.io|opencollective\.com|patreon\.com|ko-fi\.com|buymeacoffee\.com|star-history\.com)$/i;
+  /(?:^|\.)(?:pepy\.tech|npmcharts\.com|npm-stat\.com|npmtrends\.com|pypistats\.org|twitter\.com|x\.com|discord\.gg|discord\.com|t\.me|gitter\.im|slack\.com|reddit\.com|facebook\.com|linkedin\.com|youtube\.com|mastodon\.social|shields\.io|opencollective\.com|patreon\.com|ko-fi\.com|buymeacoffee\.com|star-history\.com)$/i;
+
+/** App stores and package registries: where a product's own downloads are. */
+const STORES =
+  /(?:^|\.)(?:apps\.apple\.com|play\.google\.com|microsoft\.com|flathub\.org|snapcraft\.io|f-droid\.org|formulae\.brew\.sh|chocolatey\.org|winget\.run|npmjs\.com|pypi\.org|crates\.io|aur\.archlinux\.org|hub\.docker\.com)$/i;
 
 const CODE_HOSTS = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|githubusercontent\.com|npmjs\.com|pypi\.org|crates\.io|docs\.rs|pkg\.go\.dev)$/i;
 
@@ -80,20 +86,39 @@ export function destinations(links: ReadmeLink[], repositoryUrl: string, name = 
     const host = hostOf(href).toLowerCase();
     return product.length >= 3 && !CODE_HOSTS.test(host) && !ELSEWHERE.test(host) && host.replace(/[^a-z0-9]/g, "").includes(product);
   };
+  // A download count ("npm downloads/month", "weekly downloads from npm") is no download page.
+  const COUNT = /\b(?:npm|pypi|monthly|weekly|daily|total)\s+downloads?\b|\bdownloads?\s*(?:\/|per\s+)\s*(?:month|week|day)|\bdownloads? from\b/i;
+  // Documentation is the product's own: on its repository, its site, or an address naming it (docs.rs/bat, docs.astral.sh/uv), not another project's.
+  const ownDocs = (href: string) =>
+    (repository && href.toLowerCase().startsWith(repository)) || ownSite(href) || (product.length >= 2 && new RegExp(`/${product}(?:[/?#.]|$)`, "i").test(href.replace(/[^a-z0-9/?#.]/gi, "")));
+  links = links.filter((link) => !COUNT.test(link.label));
+  // A download is the product's: from its repository or site, a store or package registry, or a link naming no other product ("download and install Node.js" is a prerequisite).
+  const ownDownload = (link: ReadmeLink) =>
+    (repository && link.href.toLowerCase().startsWith(repository)) ||
+    ownSite(link.href) ||
+    STORES.test(hostOf(link.href)) ||
+    !/\b(?:install|download)\w*\s+(?:the\s+)?(?:latest\s+)?\p{Lu}/u.test(link.label) ||
+    new RegExp(product, "i").test(link.label.replace(/[^a-z0-9]/gi, ""));
   for (const [kind, pattern, name] of KINDS) {
     // A link that says what it is comes first ("Download for macOS" before "Installer" under Download).
-    const named = links.find((link) => !ELSEWHERE.test(hostOf(link.href)) && pattern.test(link.label) && (kind === "download" || !link.href.toLowerCase().startsWith(repository)));
+    const named = links.find(
+      (link) =>
+        !ELSEWHERE.test(hostOf(link.href)) &&
+        pattern.test(link.label) &&
+        (kind === "download" ? ownDownload(link) : !link.href.toLowerCase().startsWith(repository)) &&
+        (kind !== "docs" || ownDocs(link.href)),
+    );
     const found = named ?? links.find((link) => {
       if (ELSEWHERE.test(hostOf(link.href))) return false;
       const own = repository && link.href.toLowerCase().startsWith(repository);
-      if (kind === "download") return pattern.test(link.label) || (own && /\/releases(?:\/|$)/.test(link.href)) || (link.heading !== null && /^downloads?\b/i.test(link.heading));
+      if (kind === "download") return (pattern.test(link.label) && ownDownload(link)) || (own && /\/releases(?:\/|$)/.test(link.href)) || (link.heading !== null && /^downloads?\b/i.test(link.heading));
       // The repository's own files are no homepage, demo or docs site ("docs/" in the repository is, for docs).
       // A link written as its address ("https://github.com/tmux/tmux/wiki") counts by that address.
       const written = link.label === link.href || /^https?:\/\//.test(link.label);
       if (own) return kind === "docs" && (written || (pattern.test(link.label) && !/[/.]/.test(link.label))) && /\/(?:docs?|documentation|wiki)(?:\/(?:README\.md)?)?$/i.test(link.href);
       const namedOther = KINDS.some(([other, otherPattern]) => other !== "homepage" && otherPattern.test(link.label));
       if (kind === "homepage" && ownSite(link.href) && !namedOther && !/^docs?\./.test(hostOf(link.href)) && new URL(link.href).pathname.length <= 1) return true;
-      if (kind === "docs" && (/^docs\.|readthedocs\.io$|\.readthedocs\.org$|^pkg\.go\.dev$|^docs\.rs$/.test(hostOf(link.href)))) return true;
+      if (kind === "docs") return ownDocs(link.href) && (pattern.test(link.label) || /^docs\.|readthedocs\.io$|\.readthedocs\.org$|^pkg\.go\.dev$|^docs\.rs$/.test(hostOf(link.href)));
       return pattern.test(link.label);
     });
     if (!found || out.some((existing) => existing.href === found.href)) {
@@ -102,7 +127,13 @@ export function destinations(links: ReadmeLink[], repositoryUrl: string, name = 
       if (page) out.push({ kind, label: name, href: new URL(page.href).origin });
       continue;
     }
-    const short = found.label.length <= 30 && found.label.split(/\s+/).length <= 4 && pattern.test(found.label);
+    // One platform's file of a release ("…/releases/latest/download/tool.exe") leads to the release, where every platform's file is.
+    const release = /^(.*\/releases\/(?:latest|tag\/[^/]+))\/download\/[^/]+$/.exec(found.href)?.[1] ?? /^(.*\/releases)\/download\/[^/]+\/[^/]+$/.exec(found.href)?.[1];
+    if (kind === "download" && release) {
+      if (!out.some((existing) => existing.href === release)) out.push({ kind, label: name, href: release });
+      continue;
+    }
+    const short = found.label.length <= 30 && found.label.split(/\s+/).length <= 4 && pattern.test(found.label) && !/^https?:\/\/|\.\w{2,}(?:\/|$)/.test(found.label);
     out.push({ kind, label: short ? found.label : name, href: found.href });
   }
   return out;

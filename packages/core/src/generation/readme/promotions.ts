@@ -4,7 +4,7 @@ import { sentences } from "./whole-text.js";
  * Lines of a README that are not about the product, whatever the project: notices and release
  * announcements, merch, sponsor and thanks lines, the README speaking of itself ("This README is
  * just a quick start document", "This document is also available in …"), a quote of a user
- * ("Microsoft uses pnpm in Rush repos"). They may stay in their sections; they are never the
+ * ("Microsoft uses pnpm in Rush repos", a testimonial in quotation marks). They may stay in their sections; they are never the
  * product's one-liner, its hero, the opening of About, or a closing band.
  */
 
@@ -23,7 +23,8 @@ const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "
 /** True when a README text is a notice, a sponsor or thanks line, the README about itself, or a quote of a user of `name`. */
 export function isPromotionOrNotice(plain: string, name = ""): boolean {
   const text = plain.replace(/(?<!!)\[([^[\]\n]*)\]\([^)\s]*\)/g, "$1").trim();
-  if (NOTICE.test(text) || SPONSOR.test(text) || SELF.test(text)) return true;
+  // Words in quotation marks are someone's testimonial ("“[...] I'm using FastAPI a ton these days”").
+  if (NOTICE.test(text) || SPONSOR.test(text) || SELF.test(text) || /^["“„«]/.test(text)) return true;
   const quote = QUOTE.exec(text);
   return Boolean(quote && name && /^\p{Lu}/u.test(quote[1]!) && !/^(?:you|we|it|this|everyone)$/i.test(quote[1]!) && words(quote[1]!) !== words(name) && words(quote[2]!) === words(name));
 }

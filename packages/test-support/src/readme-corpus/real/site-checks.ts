@@ -197,7 +197,7 @@ function heroPitchProblems(landing: LandingContent, product: CheckedSite["produc
   for (const [label, text] of [["hero title", landing.hero.title], ["hero subtitle", landing.hero.subtitle]] as const) {
     const value = text.replace(/\[([^\]]*)\]\(([^)]*)\)/g, (_all, label: string, href: string) => (label.trim() ? label : href)).trim();
     for (const [what, pattern] of NOT_A_PITCH) if (pattern.test(value)) out.push(`${label} is ${what}: "${value}"`);
-    if (product && customerQuote(value, product.name)) out.push(`${label} is a customer or user quote: "${value}"`);
+    if ((product && customerQuote(value, product.name)) || /^["“„«]/.test(value)) out.push(`${label} is a customer or user quote: "${value}"`);
     if (/^\[[^\]]*\]\([^)]*\)[.!]?$/.test(text.trim())) out.push(`${label} is only a link: "${value}"`);
   }
   if (product && !saysWhatItIs(landing.hero.title, product) && !saysWhatItIs(landing.hero.subtitle, product)) {
