@@ -15,6 +15,7 @@ import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
 import { parseDenyCidrs } from "@reposite/provider-docker";
+import { createPostgresPorts, isPostgresUrl } from "@reposite/provider-postgres";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
 
@@ -209,6 +210,18 @@ function domainsFromEnv(env: NodeJS.ProcessEnv): Pick<CreateRepositeOptions, "dn
   };
 }
 
+/**
+ * REPOSITE_DATABASE_URL (`postgres://…`): records, locks and job events on PostgreSQL, shared by
+ * every replica on it (docs/deploy/postgres.md). Left out: files under the data directory.
+ */
+function databaseFromEnv(env: NodeJS.ProcessEnv): Pick<CreateRepositeOptions, "storage" | "locks" | "events"> {
+  const url = env.REPOSITE_DATABASE_URL;
+  if (!url) return {};
+  if (!isPostgresUrl(url)) throw new Error(`[reposite] REPOSITE_DATABASE_URL must be a PostgreSQL address such as postgres://reposite:secret@db.internal:5432/reposite, not "${url.replace(/\/\/[^@/]*@/, "//…@")}".`);
+  const { storage, locks, events } = createPostgresPorts({ url });
+  return { storage, locks, events };
+}
+
 /** Fails at start-up, not at the first sealed secret, when the key is malformed. */
 function checkedSecretKey(value: string): string {
   parseSecretKey(value, "REPOSITE_SECRET_KEY");
@@ -282,6 +295,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
         ...(env.REPOSITE_PUBLIC_IPV6 ? { publicIpv6: checkedAddress(env.REPOSITE_PUBLIC_IPV6, "REPOSITE_PUBLIC_IPV6", 6) } : {}),
       },
       ...domainsFromEnv(env),
+      ...databaseFromEnv(env),
       ...(languageModel ? { languageModel } : {}),
       ...(payments ? { payments } : {}),
       hosting: hostingFromEnv(env),
