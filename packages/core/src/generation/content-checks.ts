@@ -2,10 +2,11 @@ import { fileURLToPath } from "node:url";
 import type { PageRequest } from "./page-author.js";
 import type { PageContent } from "./page-content.js";
 import { readReadme } from "./readme-reader.js";
+import { isPromotionOrNotice, POINTER } from "./readme/promotions.js";
 
 /**
  * What no author may publish, whichever wrote the page (issue 23): raw markup, a sentence left
- * hanging on a colon or cut before its end in the hero, cards, sections or a closing band from the
+ * hanging on a colon or cut before its end in the hero, a hero that is a notice, a thanks line or a quote, cards, sections or a closing band from the
  * README's Sponsors, Contributing, License … sections, a section said twice, a server's path. The AI
  * author's answers are held to these after the schema, and retried with the problems listed.
  */
@@ -53,6 +54,9 @@ export function contentProblems(content: PageContent, request: PageRequest): str
   if (content.kind === "template") {
     for (const [label, text] of [["hero.title", content.hero.title], ["hero.subtitle", content.hero.subtitle]] as const) {
       if (DANGLING.test(text.trim())) problems.push(`${label}: the sentence is cut before its end; write the whole one-liner`);
+      if (isPromotionOrNotice(text, request.product.name) || POINTER.test(text)) {
+        problems.push(`${label}: is a notice, a sponsor or thanks line, the README about itself, a quote or a pointer to what follows; say what the product is`);
+      }
     }
     const excluded = new Set(
       readReadme(request.readme)

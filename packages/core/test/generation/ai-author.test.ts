@@ -102,6 +102,16 @@ describe("AI author", () => {
     expect(model.requests[1]!.system).toBe(model.requests[0]!.system);
   });
 
+  it("sends back a hero that is a notice, a thanks line or a user's quote, as the README author never writes one", async () => {
+    const quoted = { ...landing, hero: { ...landing.hero, title: "Microsoft uses tidyfiles in Rush repos", subtitle: "Special thanks to our sponsors." } };
+    const model = scriptedModel([JSON.stringify(quoted), valid]);
+    const { content } = await write(model);
+    expect(content).toEqual(landing);
+    const retry = model.requests[1]!.prompt;
+    expect(retry).toContain("hero.title: is a notice, a sponsor or thanks line, the README about itself, a quote or a pointer to what follows");
+    expect(retry).toContain("hero.subtitle: is a notice, a sponsor or thanks line");
+  });
+
   it("retries when the first answer is not JSON", async () => {
     const model = scriptedModel(['{"kind": "template", "meta": {', valid]);
     await expect(write(model)).resolves.toMatchObject({ content: landing });
