@@ -1,7 +1,7 @@
 import { eventsContract, locksContract, postgresForTests, startPostgres, storageContract } from "@reposite/test-support";
 import { createStorage } from "unstorage";
-import { afterAll, describe } from "vitest";
-import { createPostgresEvents, createPostgresLocks, openPool, postgresStorageDriver } from "../src/index.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { createPostgresEvents, createPostgresLocks, migrate, MIGRATIONS, openPool, postgresStorageDriver } from "../src/index.js";
 
 const postgres = postgresForTests();
 // One cluster for the whole file: the contracts' child processes need its address when cases are collected.
@@ -33,5 +33,21 @@ describe.skipIf(!server)("provider-postgres", () => {
   eventsContract("postgres LISTEN/NOTIFY", async () => {
     const bus = createPostgresEvents({ url });
     return { bus, teardown: () => bus.close(), inChild: { module: MODULE, exportName: "createPostgresEvents", options: { url } } };
+  });
+
+  it("migrates a new database once when several replicas start together, and finds nothing to do after", async () => {
+    const admin = openPool({ url, max: 1 });
+    await admin.query("CREATE DATABASE fresh_migrations");
+    await admin.end();
+    const fresh = openPool({ url: url.replace(/\/postgres$/, "/fresh_migrations"), max: 6 });
+    try {
+      const runs = await Promise.all([migrate(fresh), migrate(fresh), migrate(fresh)]);
+      expect(runs.flat().sort()).toEqual(MIGRATIONS.map((step) => step.version));
+      expect(await migrate(fresh)).toEqual([]);
+      const { rows } = await fresh.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+      expect(rows.map((row) => row.table_name)).toEqual(["reposite_event_payloads", "reposite_records", "reposite_schema_migrations"]);
+    } finally {
+      await fresh.end();
+    }
   });
 });
