@@ -307,7 +307,7 @@ function readFacts(text: string, fallback: ReadmeFallback | undefined): ReadmeFa
     faq: readQuestions(read),
     license: readLicense(read, blocks),
     language: sampleLanguage(install, blocks),
-    images: readPictures(read, addresses),
+    images: readPictures(read, addresses, name),
     links,
     destinations: destinations(links, fallback?.repositoryUrl ?? "", fallback?.productName ?? fallback?.name ?? read.title ?? ""),
     truncated,

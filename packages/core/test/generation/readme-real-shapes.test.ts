@@ -179,3 +179,33 @@ it("the name is spelt as the README's text spells it most, not as a banner's alt
   const readme = "[![TOOL-X](banner.svg)](#readme)\n\ntool-x is a downloader. Run tool-x with a URL; tool-x saves the file.";
   expect(readmeCasing("tool-x", "tool-x", null, readme)).toBe("tool-x");
 });
+
+describe("cards and pictures a maintainer would publish", () => {
+  it("'**Portable** // …' is a lead and its text, and a footnote mark after a sentence is left out", () => {
+    const page = landing("# tool\n\ntool is a fuzzy finder for the terminal.\n\n## Features\n\n- **Portable** // Distributed as a single binary for easy installation\n- **Fast** // Optimized to process millions of items in milliseconds\n- **Fewer bugs**: Reduce about 40% of human induced errors. *\n");
+    expect(page.features).toEqual([
+      { title: "Portable", body: "Distributed as a single binary for easy installation." },
+      { title: "Fast", body: "Optimized to process millions of items in milliseconds." },
+      { title: "Fewer bugs", body: "Reduce about 40% of human induced errors." },
+    ]);
+  });
+
+  it("a sentence with its own subject is never cut into a title and a body ('ripgrep supports many features found' / 'In grep, …')", () => {
+    const page = landing("# tool\n\ntool is a line-oriented search tool.\n\n## Why should I use tool?\n\n- It can replace many use cases served by other search tools because it contains most of their features.\n- tool supports many features found in grep, such as showing the context of search results.\n- tool has optional support for switching its regex engine to use PCRE2.\n");
+    expect(page.features.map((card) => card.title).join(" | ")).not.toMatch(/^It can|tool (?:supports|has)/);
+    expect(page.sections.map((section) => section.body).join("\n")).toContain("- tool supports many features found in grep, such as showing the context of search results.");
+  });
+
+  it("a picture that links to another company's site (a sponsor's banner) is never the hero's picture", () => {
+    const readme = '<div align="center"><sup>Supported by:</sup><br><a href="https://www.warp.dev/tool"><img alt="Warp sponsorship" width="400" src="https://github.com/user-attachments/assets/warp.png"></a></div>\n\ntool is a library for creating CLI applications.\n\n![Demo of tool](https://github.com/user-attachments/assets/demo.gif)\n';
+    const read = facts(readme);
+    expect(read.images.find((image) => image.alt === "Warp sponsorship")?.thirdParty).toBe(true);
+    expect(landing(readme).hero.image?.src).toBe("https://github.com/user-attachments/assets/demo.gif");
+  });
+
+  it("the project's team, governance, deprecations and vulnerability reporting are no product sections; requirements are no card", () => {
+    for (const heading of ["Current project team members", "Governance", "Deprecated features", "Vulnerability reporting"]) expect(roleOf(heading)).toBe("meta");
+    const page = landing("# tool\n\ntool is a downloader for video sites.\n\n## Dependencies\n\nPython versions 3.10+ (CPython) and 3.11+ (PyPy) are supported by every release.\n\n## Output template\n\nThe `-o` option sets a template for the output file names of every download.\n");
+    expect(page.features.map((card) => card.title)).toEqual(["Output template"]);
+  });
+});

@@ -85,7 +85,7 @@ function splitFeature(item: Inline): ReadmeFeature | null {
   if (item.lead) {
     const title = headingName(item.lead.text).replace(/[.!:]$/, "");
     if (title && item.lead.separated) {
-      const body = item.lead.rest.replace(/^[\s:：.!—–-]+/, "").trim();
+      const body = item.lead.rest.replace(/^(?:[\s:：.!—–|-]|\/\/)+/, "").trim();
       return { title, body: body || title };
     }
     if (title && (title.split(/\s+/).length >= 4 || endsDangling(title))) return { title: null, body: text, whole: true };

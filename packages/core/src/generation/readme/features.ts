@@ -22,6 +22,9 @@ function afterLead(body: string, lead: string): string {
   return start ? body.slice(start[0].length).replace(/^[\s*_`:：.!—–,-]+/, "") : body;
 }
 
+/** A clause with its own subject: a pronoun, or a name followed by a verb ("ripgrep supports …", "It can replace …"). */
+const SUBJECT = /^(?:it|this|they|we|you|[\p{L}\p{N}.-]+ (?:is|are|has|have|can|will|supports?|provides?|offers?|uses?|lets|makes?|comes?|includes?))\b/iu;
+
 /** True when the rest of a bullet reads as a text of its own: three words or more, starting with a word (not a bracket). */
 const readsAlone = (text: string) => /^[\p{L}\p{N}`"“]/u.test(text) && text.split(/\s+/).length >= 3;
 
@@ -70,6 +73,9 @@ export function featureCard(feature: ReadmeFeature): Card | null {
   // No clause to lead with ("SHA-256 checksum verification"), or a rest that does not read on its
   // own ("(lossless where …)"): the bullet is listed, not carded.
   if (!title || !text || !readsAlone(text) || echoes(title, text) || (isShort(whole) && title.split(/\s+/).length < 2)) return null;
+  // A sentence cut in two is no card: a title that is its subject and verb ("ripgrep supports many
+  // features found" / "In grep, such as …"). The bullet is listed whole instead.
+  if (SUBJECT.test(title)) return null;
   return { title: capitalize(title), body: sentence(capitalize(text)) };
 }
 
@@ -102,7 +108,8 @@ export function features(context: Context, proseSections: ReadmeSection[], said:
   if (out.length >= 3) return out;
   // Sections with a table are shown whole below: a card would say their first line twice; the
   // feature section is the cards above and its list, not a card of its own.
-  for (const section of proseSections.filter((candidate) => !candidate.tables.length && !(candidate.role === "features" && context.facts.features.length))) {
+  // Requirements (dependencies, platforms) are shown as a section, never as what the product does.
+  for (const section of proseSections.filter((candidate) => !candidate.tables.length && candidate.role !== "requirements" && !(candidate.role === "features" && context.facts.features.length))) {
     if (out.length >= 3) break;
     const title = wholeText(section.heading, 60, { clauses: true });
     // An introduction ("The list of features includes:") without its list is no card.

@@ -208,7 +208,8 @@ function leadOf(nodes: readonly ElementContent[], walk: Pick<Walk, "resolve">): 
   const text = inlineText([strong]);
   if (!text) return null;
   const rest = inlineText(nodes.slice(nodes.indexOf(strong) + 1), { resolve: walk.resolve, keepCode: true });
-  const separated = /[.!:：—–-]$/.test(text) || /^[:：.!—–-]/.test(rest) || !rest;
+  // "**Fast**: …", "**Fast** — …", "**Portable** // …", "**Fast** | …".
+  const separated = /[.!:：—–-]$/.test(text) || /^(?:[:：.!—–|-]|\/\/)/.test(rest) || !rest;
   return { text, separated, rest };
 }
 

@@ -36,7 +36,8 @@ export function inlineText(nodes: readonly (ElementContent | Nodes)[], options: 
 }
 
 function collapse(text: string): string {
-  return text.replace(SHORTCODE, "$1").replace(/\s+/g, " ").trim();
+  // A mark after a sentence's end ("… by 200% to 300%. *") points at a footnote the page does not have.
+  return text.replace(SHORTCODE, "$1").replace(/\s+/g, " ").trim().replace(/([.!?])\s*[*†‡]+$/, "$1");
 }
 
 function one(node: Nodes, options: InlineOptions): string {

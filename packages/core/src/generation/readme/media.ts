@@ -113,7 +113,22 @@ const THIRD_PARTY = /\b(?:sponsors?|backers?|supporters?|donat\w*|funding|used b
  * repository's raw files). A logo is a picture in the title, a small one in the header, or one named
  * so; a third party's picture is under Sponsors, Used by, …; neither is ever a screenshot.
  */
-export function readPictures(outline: Outline, addresses: RepositoryAddresses | null): ReadmeImage[] {
+export function readPictures(outline: Outline, addresses: RepositoryAddresses | null, name = ""): ReadmeImage[] {
+  const product = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const siteOf = (href: string) => {
+    try {
+      return new URL(href).hostname.replace(/^www\./, "").toLowerCase();
+    } catch {
+      return "";
+    }
+  };
+  // A picture that links to another company's site (a sponsor's banner, a merch shop, a video): theirs, not the product's screenshot.
+  const elsewhere = (link: string | null, src: string) => {
+    if (!link || !/^https?:/i.test(link)) return false;
+    const host = siteOf(link);
+    if (!host || host === siteOf(src) || /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|imgur\.com)$/.test(host)) return false;
+    return !(product.length >= 3 && host.replace(/[^a-z0-9]/g, "").includes(product));
+  };
   const images: ReadmeImage[] = [];
   const seen = new Set<string>();
   const add = (picture: RawPicture, heading: string | null, header: boolean) => {
@@ -128,7 +143,7 @@ export function readPictures(outline: Outline, addresses: RepositoryAddresses | 
       (header && (picture.width ?? 999) <= 256) ||
       LOGO.test(picture.alt) ||
       LOGO.test(file);
-    const thirdParty = heading !== null && THIRD_PARTY.test(heading);
+    const thirdParty = (heading !== null && THIRD_PARTY.test(heading)) || elsewhere(link, src);
     images.push({ src, alt: picture.alt.replace(/\s+/g, " ").trim().slice(0, 300), heading, logo: logo && !thirdParty, thirdParty });
   };
   const visit = (blocks: Block[], heading: string | null, header: boolean) => {

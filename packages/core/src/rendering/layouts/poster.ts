@@ -64,6 +64,7 @@ ${
   v === 2
     ? `.hero-block{position:relative;background:var(--accent);color:var(--accent-text);padding:clamp(1.5rem,5vw,3.5rem);background-image:radial-gradient(color-mix(in srgb,var(--accent-text) 22%,transparent) 1.5px,transparent 1.8px);background-size:12px 12px;border:3px solid var(--text);box-shadow:10px 10px 0 var(--text)}
 .hero-block h1{font-size:clamp(2.4rem,1rem + 6.6vw,7.25rem)}
+@media (max-width:30rem){.hero-block h1{font-size:2rem}}
 .hero-block .lead{color:var(--accent-text)}
 .hero-block .btn{background:var(--accent-text);color:var(--accent);border-color:var(--accent-text)}
 .hero-block .btn-alt{background:transparent;color:var(--accent-text);border-color:var(--accent-text)}
