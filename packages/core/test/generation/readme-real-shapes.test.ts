@@ -204,8 +204,15 @@ describe("cards and pictures a maintainer would publish", () => {
   });
 
   it("the project's team, governance, deprecations and vulnerability reporting are no product sections; requirements are no card", () => {
-    for (const heading of ["Current project team members", "Governance", "Deprecated features", "Vulnerability reporting"]) expect(roleOf(heading)).toBe("meta");
+    for (const heading of ["Current project team members", "Governance", "Deprecated features", "Vulnerability reporting", "Badge", "Trademarks", "Live Demo", "Signed Releases", "Versioning and Release Policy"]) expect(roleOf(heading)).toBe("meta");
+    for (const heading of ["Server Development", "Cloning the Repository", "Code contributions"]) expect(roleOf(heading)).toBe("contributing");
+    expect(roleOf("Getting in Touch")).toBe("support");
     const page = landing("# tool\n\ntool is a downloader for video sites.\n\n## Dependencies\n\nPython versions 3.10+ (CPython) and 3.11+ (PyPy) are supported by every release.\n\n## Output template\n\nThe `-o` option sets a template for the output file names of every download.\n");
     expect(page.features.map((card) => card.title)).toEqual(["Output template"]);
   });
+});
+
+it("a card never asks for a star or says only 'Try it!'", () => {
+  const page = landing("# tool\n\ntool is a self-hosted monitoring tool.\n\n## Motivation\n\nIf you love this project, please consider giving it a ⭐.\n\n## Try\n\nTry it!\n\n## Notifications\n\nAlerts reach you by e-mail, Slack or a webhook when a check fails.\n");
+  expect(page.features.map((card) => card.title)).toEqual(["Notifications"]);
 });

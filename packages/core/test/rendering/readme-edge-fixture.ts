@@ -3,7 +3,8 @@ import type { ReadmeFixture } from "@reposite/test-support";
 /**
  * A README written for the designs' sake, beside the corpus: the shapes of README content that
  * stretch a layout, all in one project. One feature, a comparison table of eight columns, a section
- * that is only a screenshot, a long install command, a Download link as the call to action, a hero
+ * that is only a screenshot (under a heading of its own: a "Screenshots" section is no page's,
+ * issue 23), a long install command, a Download link as the call to action, a hero
  * screenshot and a single question.
  */
 export const edgeReadme: ReadmeFixture = {
@@ -31,7 +32,7 @@ Gauge is a self-hosted metrics dashboard for small teams that keeps a year of da
 | Team | 2 cores | 2 GB | 50 GB | 50 | 1 year | yes | 9 EUR per month |
 | Enterprise | 8 cores | 16 GB | 1 TB | unlimited | 5 years | yes | on request |
 
-## Screenshots
+## Alerts by team
 
 ![Alert rules listed by team, with their last firing time](https://raw.githubusercontent.com/gauge-hq/gauge/main/docs/alerts.png)
 

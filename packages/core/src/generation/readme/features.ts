@@ -2,6 +2,7 @@ import type { LandingContent } from "../page-content.js";
 import { stripCode, stripLeadingEmoji, withoutLinks, type ReadmeFeature, type ReadmeSection } from "../readme-reader.js";
 import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type Context } from "./context.js";
 import { keepIntroduced } from "./introductions.js";
+import { isPromotionOrNotice } from "./promotions.js";
 import { Said } from "./said.js";
 import { echoes, leadingClause, sentences, wholeText } from "./whole-text.js";
 
@@ -48,7 +49,7 @@ function withItems(text: string, items: string[] | undefined): string | null {
  * says the rest under the title. A bullet that is only a short phrase makes no card (its body
  * would echo its title): it is listed in a section instead.
  */
-export function featureCard(feature: ReadmeFeature): Card | null {
+export function featureCard(feature: ReadmeFeature, name = ""): Card | null {
   // One sentence whose bold lead is only its start: a title and a body would cut it in two.
   if (feature.whole) return null;
   const body = clean(feature.body);
@@ -75,14 +76,14 @@ export function featureCard(feature: ReadmeFeature): Card | null {
   if (!title || !text || !readsAlone(text) || echoes(title, text) || (isShort(whole) && title.split(/\s+/).length < 2)) return null;
   // A sentence cut in two is no card: a title that is its subject and verb ("ripgrep supports many
   // features found" / "In grep, such as …"). The bullet is listed whole instead.
-  if (SUBJECT.test(title)) return null;
+  if (SUBJECT.test(title) || (name && new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s+\\p{Ll}+s\\b`, "iu").test(title))) return null;
   return { title: capitalize(title), body: sentence(capitalize(text)) };
 }
 
 /** Feature bullets that make no card: shown as the README's list instead (an item that introduced sub-items too long to say keeps its own words only). */
 export function shortFeatures(context: Context): string[] {
   return context.facts.features
-    .filter((feature) => featureCard(feature) === null)
+    .filter((feature) => featureCard(feature, context.name) === null)
     .map((feature) => {
       const text = clean(feature.title && feature.body && echoes(feature.title, feature.body) ? feature.body : feature.body || feature.title);
       return keepIntroduced(withItems(text, feature.items) ?? text);
@@ -99,12 +100,13 @@ export function shortFeatures(context: Context): string[] {
 export function features(context: Context, proseSections: ReadmeSection[], said: Said = new Said()): Card[] {
   const out: Card[] = [];
   const add = (card: Card | null) => {
-    if (!card || out.length >= 8 || said.repeats(card.body)) return;
+    // A card says what the product does: never a request for stars, a thanks line or a bare call to action ("Try it!").
+    if (!card || out.length >= 8 || said.repeats(card.body) || isPromotionOrNotice(card.body, context.name) || /^[\p{L} ]{1,20}!$/u.test(card.body)) return;
     if (out.some((existing) => normal(existing.title) === normal(card.title) || normal(existing.body) === normal(card.body))) return;
     out.push(card);
     said.add(card.body);
   };
-  for (const feature of context.facts.features) add(featureCard(feature));
+  for (const feature of context.facts.features) add(featureCard(feature, context.name));
   if (out.length >= 3) return out;
   // Sections with a table are shown whole below: a card would say their first line twice; the
   // feature section is the cards above and its list, not a card of its own.

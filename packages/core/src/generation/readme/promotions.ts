@@ -11,7 +11,7 @@ import { sentences } from "./whole-text.js";
 const NOTICE =
   /\b(?:we(?:['’]re| are) (?:excited|happy|pleased|proud) to|(?:is|are) (?:now )?(?:deprecated|archived|unmaintained)|no longer maintained|announc\w+ (?:the )?(?:release|version|v\d)|(?:release|version) \d+(?:\.\d+)+ (?:is|has been) (?:out|released))|^(?:note|warning|caution|important|announcement|news|update)\b\s*[:!-]/i;
 const SPONSOR =
-  /\b(?:t-?shirts?|mugs|stickers|merch(?:andise)?|swag|sponsor(?:ed|s|ship)?|backed by|special thanks|thanks to|thank you|donat(?:e|ions?)|support (?:us|the project|this project)|show your love|buy me a coffee)\b/i;
+  /\b(?:t-?shirts?|mugs|stickers|merch(?:andise)?|swag|sponsor(?:ed|s|ship)?|backed by|special thanks|thanks to|thank you|donat(?:e|ions?)|support (?:us|the project|this project)|show your love|buy me a coffee|giv(?:e|ing) (?:us|it|this (?:project|repo)) a (?:star|⭐)|star (?:us|this (?:project|repo)))\b|⭐/i;
 const SELF = /\b(?:this|the) (?:readme|document|file|page|repo(?:sitory)?) (?:is|contains|describes|explains|covers|only)\b|^this readme\b/i;
 const QUOTE = /^(\S+(?: \S+){0,2}?) (?:uses|relies on|runs on|chose|switched to|migrated to|loves|trusts) (\S+)/;
 

@@ -30,10 +30,13 @@ const ROLE_PATTERNS: [SectionRole, RegExp][] = [
   ["requirements", /^(?:requirements|prerequisites|dependencies|system requirements|compatibility|supported platforms|platforms)\b/i],
   ["overview", /^(?:about|overview|introduction|intro|description|what is|summary|background|motivation|philosophy|how it works|concepts|architecture|design|goals)\b/i],
   ["reference", /^(?:api|api reference|reference|configuration|config|options|cli|commands|flags|arguments|parameters|environment variables|methods|props)\b/i],
-  ["meta", /^(?:badges|links|related|see also|roadmap|todo|status|references|demo|preview|documentation|docs)/i],
+  ["meta", /^(?:badges?|links|related|versioning|release policy|organi[sz]ation|trademarks?|see also|roadmap|todo|status|references|demo|preview|documentation|docs)/i],
   // A kind of sponsor, support or license named first ("Silver Sponsors", "Commercial support", "Third-party licenses").
   ["meta", /\b(?:sponsors?|backers|supporters|partners)$/i],
-  ["support", /\b(?:support|help)$/i],
+  ["support", /\b(?:support|help)$|^getting in touch\b/i],
+  // How to build or work on the project, named last ("Server Development") or by its first step ("Cloning the Repository").
+  ["contributing", /\b(?:development|contribut\w*)$|^cloning\b|^(?:fixing|troubleshooting) build/i],
+  ["meta", /\b(?:live demo|releases)$/i],
   ["license", /\blicen[cs]es?$/i],
   // A release announcement ("Gin 1.12.0 is now available!", "News", "What's new").
   ["meta", /^(?:news|announcements?|what'?s new\b)|\bv?\d+\.\d+(?:\.\d+)*\b.*\b(?:available|released|is out|announced)\b/i],
