@@ -1,10 +1,15 @@
-// How long a deploy of a small app takes, measured two ways in one run, round after round:
+// How long a deploy of a small app takes, measured three ways in one run, round after round:
 //   bare      `docker build` (BuildKit, as Reposite builds) + `docker run -d -p 127.0.0.1:<port>:3000` + polling
-//             until the app's first 200: what an operator typing the commands gets
+//             until the app's first 200: what an operator typing the commands gets (the target's baseline);
+//             like Reposite's, a redeploy: the previous container serves a visitor meanwhile, then goes
+//   bare-net  the same with `docker run --network <its own bridge network>`: what the per-app network
+//             Reposite gives each app costs by itself (shown, not the target's baseline)
 //   Reposite  `POST /app/sites/{id}/deployment/deploy` on a real `reposite serve` process, until the
 //             first 200 from the new container at `/app/` through the proxy, and until the run ends
 // The app is the same dependency-free Node server with the same Dockerfile on the locally built
-// `reposite-test/node:local` image; each round changes one file on both sides, so both really build.
+// `reposite-test/node:local` image; each round changes one file on every side, so each really builds.
+// The result is the median of the same-round ratios Reposite / bare (sides in a rotating order, so
+// a busy moment of the shared machine weighs on each side alike), with their spread.
 // `docker events` (filtered by this run's label) splits each deploy into build, create, start and
 // answer. Everything the run makes carries one label and is removed at the end. A benchmark
 // reports: it exits 0 whatever it measured, 1 when it could not run. See bench/README.md.
@@ -19,11 +24,15 @@ import { pathToFileURL } from "node:url";
 import { ROOT, benchFailed, freePort, get, median, missingBuild } from "./lib.mjs";
 
 const BIN = join(ROOT, "packages/server/bin/reposite.mjs");
-/** An account may start 20 builds a day (BUILDS_PER_DAY); the first deploy takes one of them. */
-const MAX_ROUNDS = 19;
+/**
+ * An account may start 20 builds a day (BUILDS_PER_DAY); its app's first deploy takes one of them.
+ * More rounds take more accounts, each with its app, deployed in turn.
+ */
+const ROUNDS_PER_ACCOUNT = 19;
+const MAX_ROUNDS = 5 * ROUNDS_PER_ACCOUNT;
 const SETTINGS = {
-  /** Measured rounds; each deploys once each way, the order alternating. */
-  rounds: Math.min(MAX_ROUNDS, Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5))),
+  /** Measured rounds; each deploys once each way, the order rotating. */
+  rounds: Math.min(MAX_ROUNDS, Math.max(1, Number(process.env.BENCH_ROUNDS ?? 9))),
   /** Pause between two polls of the app, the same on both sides. */
   pollMs: Number(process.env.BENCH_POLL_MS ?? 10),
   /** Longest one deploy may take before the run gives up. */
@@ -87,34 +96,55 @@ async function main() {
 
     const github = await support.startFakeGitHub({ repos: [{ owner: "bench", name: "hello", readme: "# hello\n\nA small app.", files: filesFor("setup") }] });
     cleanups.push(() => github.close());
-    const server = await startServerProcess(workDir, github.url, label);
+    const accounts = Math.ceil(SETTINGS.rounds / ROUNDS_PER_ACCOUNT);
+    const server = await startServerProcess(workDir, github.url, label, accounts);
     cleanups.push(() => server.stop());
-    const app = await setUpApp(server, github);
-    cleanups.push(() => api(server, `/app/sites/${app.site}/deployment`, { method: "DELETE" }).catch(() => undefined));
+    const apps = [];
+    for (let index = 0; index < accounts; index++) {
+      const app = await setUpApp(server, github, index);
+      apps.push(app);
+      cleanups.push(() => api(app.client, `/app/sites/${app.site}/deployment`, { method: "DELETE" }).catch(() => undefined));
+    }
 
     const contextDir = join(workDir, "context");
-    const bare = (mark) => bareDeploy(support, contextDir, mark, label);
-    const reposite = (mark) => repositeDeploy(server, github, app, mark);
+    // The bare-net side's own bridge network, as Reposite makes one per app.
+    const network = `reposite-bench-${run}`;
+    await support.docker(["network", "create", "--label", label, network]);
+    // Each bare side's last deploy, serving until the next one answers.
+    const last = {};
+    const byHand = (side, network) => async (mark) => (last[side] = await bareDeploy(support, contextDir, mark, label, network, last[side]));
+    const sides = {
+      bare: byHand("bare"),
+      "bare-net": byHand("bare-net", network),
+      reposite: (mark, round) => repositeDeploy(server, github, apps[round % apps.length], mark),
+    };
+    const names = Object.keys(sides);
 
-    // First deploy of each (the app's network is made, the base image's layers are warm): shown, not counted.
-    const firstBare = await bare(`first-${run}`);
-    const firstReposite = await reposite(`first-${run}`);
-    await annotate(events, [firstBare, firstReposite]);
-    let serving = firstReposite.containerId;
-    console.log(`  first deploy: bare ${ms(firstBare.total)}, Reposite ${ms(firstReposite.total)} to first 200 (${ms(firstReposite.finished)} to the run's end)  [not counted]`);
+    // First deploy of each (the networks are made, the base image's layers are warm): shown, not counted.
+    const first = {};
+    for (const side of names) first[side] = await sides[side](`first-${run}-${side}`, 0);
+    await annotate(events, Object.values(first));
+    // The container serving each app, retired by its next deploy.
+    const serving = [first.reposite.containerId];
+    for (let index = 1; index < apps.length; index++) {
+      const another = await sides.reposite(`first-${run}-app-${index}`, index);
+      await annotate(events, [another]);
+      serving.push(another.containerId);
+    }
+    console.log(`  first deploy: bare ${ms(first.bare.total)}, bare-net ${ms(first["bare-net"].total)}, Reposite ${ms(first.reposite.total)} to first 200 (${ms(first.reposite.finished)} to the run's end)  [not counted]`);
 
     const rounds = [];
     for (let round = 0; round < SETTINGS.rounds; round++) {
       const mark = `round-${round + 1}-${run}`;
-      const order = round % 2 === 0 ? ["bare", "reposite"] : ["reposite", "bare"];
+      const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)];
       const result = {};
-      for (const side of order) result[side] = side === "bare" ? await bare(`${mark}-bare`) : await reposite(`${mark}-reposite`);
-      result.reposite.previous = serving;
-      await annotate(events, [result.bare, result.reposite]);
-      serving = result.reposite.containerId;
+      for (const side of order) result[side] = await once(() => sides[side](`${mark}-${side}`, round), `round ${round + 1}, ${side}`);
+      result.reposite.previous = serving[round % apps.length];
+      await annotate(events, Object.values(result));
+      serving[round % apps.length] = result.reposite.containerId;
       rounds.push(result);
       console.log(
-        `  round ${round + 1}: bare ${ms(result.bare.total)}, Reposite ${ms(result.reposite.total)} to first 200 (${ms(result.reposite.finished)} to the run's end), ratio ${(result.reposite.total / result.bare.total).toFixed(2)}x`,
+        `  round ${round + 1}: bare ${ms(result.bare.total)}, bare-net ${ms(result["bare-net"].total)}, Reposite ${ms(result.reposite.total)} to first 200 (${ms(result.reposite.finished)} to the run's end), ratio ${(result.reposite.total / result.bare.total).toFixed(2)}x`,
       );
     }
     report(rounds);
@@ -127,11 +157,15 @@ async function main() {
 
 function report(rounds) {
   const bare = rounds.map((round) => round.bare);
+  const bareNet = rounds.map((round) => round["bare-net"]);
   const reposite = rounds.map((round) => round.reposite);
-  const ratio = median(rounds.map((round) => round.reposite.total / round.bare.total));
+  const ratios = rounds.map((round) => round.reposite.total / round.bare.total);
+  const ratio = median(ratios);
   const ofMedians = median(reposite.map((each) => each.total)) / median(bare.map((each) => each.total));
+  const toOwnNetwork = median(rounds.map((round) => round.reposite.total / round["bare-net"].total));
   console.log("  median:");
   console.log(`    bare docker build + run + first 200     ${ms(median(bare.map((each) => each.total)))}`);
+  console.log(`    the same, run on its own network        ${ms(median(bareNet.map((each) => each.total)))}`);
   console.log(`    Reposite POST deploy to first 200 /app/ ${ms(median(reposite.map((each) => each.total)))}`);
   console.log(`    Reposite POST deploy to the run's end   ${ms(median(reposite.map((each) => each.finished)))}  (job done: the new container still up 100 ms after its first answer)`);
   console.log("  where the time goes (median ms from the start; docker events):");
@@ -143,21 +177,39 @@ function report(rounds) {
     ["old container gone", "retired"],
     ["run's end (job done)", "finished"],
   ];
-  console.log(`    ${"".padEnd(20)} ${"bare".padStart(8)} ${"Reposite".padStart(9)}`);
+  console.log(`    ${"".padEnd(20)} ${"bare".padStart(8)} ${"bare-net".padStart(9)} ${"Reposite".padStart(9)}`);
   for (const [name, key] of phases) {
     const of = (list) => {
       const value = median(list.map((each) => each[key]).filter(Number.isFinite));
       return Number.isFinite(value) ? value.toFixed(0) : "-";
     };
-    console.log(`    ${name.padEnd(20)} ${of(bare).padStart(8)} ${of(reposite).padStart(9)}`);
+    console.log(`    ${name.padEnd(20)} ${of(bare).padStart(8)} ${of(bareNet).padStart(9)} ${of(reposite).padStart(9)}`);
   }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const quartile = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1) + 0.5))];
   console.log("  results:");
   console.log(`    Reposite / bare, same-round ratios' median  ${ratio.toFixed(3)}x  (target <= ${TARGET_RATIO.toFixed(2)}x: ${ratio <= TARGET_RATIO ? "met" : "NOT met"})`);
+  console.log(`    spread of the same-round ratios             min ${sorted[0].toFixed(2)}x, quartiles ${quartile(0.25).toFixed(2)}x–${quartile(0.75).toFixed(2)}x, max ${sorted.at(-1).toFixed(2)}x (${ratios.length} rounds)`);
   console.log(`    Reposite / bare, ratio of the medians       ${ofMedians.toFixed(3)}x`);
+  console.log(`    Reposite / bare-net, same-round median      ${toOwnNetwork.toFixed(3)}x  (the app's own network left out)`);
+}
+
+/**
+ * Runs a side's deploy again, once, when a build failed because its context was pruned while it
+ * read it: another client of a shared Engine (an older Reposite) pruning build contexts. Said.
+ */
+async function once(deploy, what) {
+  try {
+    return await deploy();
+  } catch (error) {
+    if (!/context not found/.test(String(error?.message))) throw error;
+    console.log(`  ${what}: a build lost its context to another client's cache pruning ("context not found"); deployed again`);
+    return deploy();
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
-// The two ways
+// The ways
 
 /**
  * `docker build` with BuildKit. Debian's docker CLI needs the buildx plugin for `DOCKER_BUILDKIT=1`
@@ -184,38 +236,64 @@ function buildkitBuild(contextDir, tag, label) {
   });
 }
 
-/** `docker build` + `docker run` of the same context, then polls until the app answers this round's mark. */
-async function bareDeploy(support, contextDir, mark, label) {
+/**
+ * A redeploy by hand, as Reposite's is one: `docker build` + `docker run` of the same context (on
+ * `network` when given) while the previous container keeps serving a visitor who asks as often as
+ * the poll (Reposite's polls reach its previous container through /app/ until traffic switches),
+ * then polls until the new one answers this round's mark. The previous container then goes, in the
+ * background as Reposite retires its own.
+ */
+async function bareDeploy(support, contextDir, mark, label, network, previous) {
+  await previous?.retired;
   rmSync(contextDir, { recursive: true, force: true });
   mkdirSync(contextDir, { recursive: true });
   for (const [path, content] of Object.entries(filesFor(mark))) writeFileSync(join(contextDir, path), content);
   const tag = `reposite-bench/bare:${mark}`;
   const port = await freePort();
   const start = Date.now();
+  const visitor = previous ? visit(`http://127.0.0.1:${previous.port}/`) : null;
   await buildkitBuild(contextDir, tag, label);
-  const { stdout } = await support.docker(["run", "-d", "--label", label, "-p", `127.0.0.1:${port}:3000`, tag]);
+  const { stdout } = await support.docker(["run", "-d", "--label", label, ...(network ? ["--network", network] : []), "-p", `127.0.0.1:${port}:3000`, tag]);
   await untilAnswered(`http://127.0.0.1:${port}/`, {}, mark, start);
   const total = Date.now() - start;
+  await visitor?.stop();
   const id = stdout.trim();
-  // Gone before the next round: the bare side has no old container to retire.
-  await support.docker(["rm", "-f", id]);
-  await support.docker(["rmi", tag]);
-  return { side: "bare", start, total, finished: total, tag, containerId: id };
+  const retired = previous
+    ? support.docker(["rm", "-f", previous.containerId]).then(() => support.docker(["rmi", previous.tag])).catch((error) => console.log(`bench: removing ${previous.tag}: ${error.message}`))
+    : null;
+  return { side: network ? "bare-net" : "bare", start, total, finished: total, tag, port, containerId: id, retired };
+}
+
+/** Asks `url` every `pollMs` on a new connection, as the poll does, until stopped. */
+function visit(url) {
+  let visiting = true;
+  const done = (async () => {
+    while (visiting) {
+      await get(url, {}, POLL).catch(() => null);
+      await sleep(SETTINGS.pollMs);
+    }
+  })();
+  return {
+    stop: () => {
+      visiting = false;
+      return done;
+    },
+  };
 }
 
 /** A deploy through the API; the job's stream tells when the run ended. */
 async function repositeDeploy(server, github, app, mark) {
   github.addRepo({ ...app.repo, files: filesFor(mark) });
   const start = Date.now();
-  const answer = await api(server, `/app/sites/${app.site}/deployment/deploy`, { method: "POST" });
+  const answer = await api(app.client, `/app/sites/${app.site}/deployment/deploy`, { method: "POST" });
   if (answer.status !== 202) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const { job_id: jobId, run_id: runId } = answer.body;
-  const ended = jobEnd(server, jobId);
+  const ended = jobEnd(app.client, jobId);
   await untilAnswered(`${server.url}/app/`, { host: app.host }, mark, start);
   const total = Date.now() - start;
   const end = await ended;
   const finished = end.at - start;
-  const record = (await api(server, `/app/sites/${app.site}/deployment/runs/${runId}`)).body;
+  const record = (await api(app.client, `/app/sites/${app.site}/deployment/runs/${runId}`)).body;
   if (end.event !== "done" || record.status !== "done") throw new Error(`run ${runId} ended ${record.status}: ${record.reason ?? ""}\n${record.log_tail ?? ""}`);
   return { side: "reposite", start, total, finished, runId };
 }
@@ -245,7 +323,7 @@ async function annotate(events, results) {
 // The server and the app
 
 /** `reposite serve` as an operator runs it, on a temp data dir, hosting apps on this machine's Engine. */
-async function startServerProcess(workDir, githubUrl, label) {
+async function startServerProcess(workDir, githubUrl, label, accounts) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -255,7 +333,13 @@ async function startServerProcess(workDir, githubUrl, label) {
     REPOSITE_GITHUB_API_URL: githubUrl,
     REPOSITE_APP_LABELS: label,
   };
-  const token = (await collect(spawn(process.execPath, [BIN, "admin", "create-token", "--email", "bench@example.com", "--name", "bench"], { env }))).stdout.trim();
+  // One account per app, made before the server opens the data directory.
+  const tokens = [];
+  for (let index = 0; index < accounts; index++) {
+    const email = index === 0 ? "bench@example.com" : `bench-${index}@example.com`;
+    tokens.push((await collect(spawn(process.execPath, [BIN, "admin", "create-token", "--email", email, "--name", "bench"], { env }))).stdout.trim());
+  }
+  const token = tokens[0];
   const child = spawn(process.execPath, [BIN, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
@@ -277,6 +361,7 @@ async function startServerProcess(workDir, githubUrl, label) {
     url,
     port,
     token,
+    tokens,
     output: () => output,
     async stop() {
       child.kill("SIGTERM");
@@ -287,24 +372,26 @@ async function startServerProcess(workDir, githubUrl, label) {
   };
 }
 
-/** A project for the repository, its landing page published (the /app/ proxy serves a published site's host) and a deployment set up. */
-async function setUpApp(server, github) {
-  const repo = { owner: "bench", name: "hello", readme: "# hello\n\nA small app.", files: filesFor("setup") };
+/** A project of account `index` for its own repository, its landing page published (the /app/ proxy serves a published site's host) and a deployment set up. */
+async function setUpApp(server, github, index) {
+  const name = index === 0 ? "hello" : `hello-${index}`;
+  const client = { url: server.url, token: server.tokens[index] };
+  const repo = { owner: "bench", name, readme: `# ${name}\n\nA small app.`, files: filesFor("setup") };
   github.addRepo(repo);
-  const site = (await expectStatus(api(server, "/app/sites", { method: "POST", body: { repohost_url: "github.com/bench/hello" } }), 201)).id;
-  await expectStatus(api(server, `/app/sites/${site}/deployment`, { method: "PUT", body: {} }), 201);
-  const job = (await expectStatus(api(server, `/app/sites/${site}/generate`, { method: "POST", body: { mode: "landing" } }), 202)).job_id;
-  const generated = await jobEnd(server, job);
+  const site = (await expectStatus(api(client, "/app/sites", { method: "POST", body: { repohost_url: `github.com/bench/${name}` } }), 201)).id;
+  await expectStatus(api(client, `/app/sites/${site}/deployment`, { method: "PUT", body: {} }), 201);
+  const job = (await expectStatus(api(client, `/app/sites/${site}/generate`, { method: "POST", body: { mode: "landing" } }), 202)).job_id;
+  const generated = await jobEnd(client, job);
   if (generated.event !== "done") throw new Error(`generating the landing page ended ${generated.event}`);
-  await expectStatus(api(server, `/app/sites/${site}/publish`, { method: "POST", body: {} }), 200);
-  const { slug } = await expectStatus(api(server, `/app/sites/${site}/deployment`), 200);
-  return { site, repo, slug, host: `${slug}.localhost:${server.port}` };
+  await expectStatus(api(client, `/app/sites/${site}/publish`, { method: "POST", body: {} }), 200);
+  const { slug } = await expectStatus(api(client, `/app/sites/${site}/deployment`), 200);
+  return { site, repo, slug, client, host: `${slug}.localhost:${server.port}` };
 }
 
 /** Follows a job's event stream until `done` or `error`; answers which, and when it arrived. */
-function jobEnd(server, jobId) {
+function jobEnd(client, jobId) {
   return new Promise((done, reject) => {
-    const req = httpRequest(`${server.url}/app/jobs/${jobId}/stream`, { headers: { authorization: `Bearer ${server.token}`, accept: "text/event-stream" }, agent: false }, (res) => {
+    const req = httpRequest(`${client.url}/app/jobs/${jobId}/stream`, { headers: { authorization: `Bearer ${client.token}`, accept: "text/event-stream" }, agent: false }, (res) => {
       let buffer = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => {
@@ -394,10 +481,11 @@ async function loadTestSupport(workDir) {
 // ------------------------------------------------------------------------------------------------
 // Helpers
 
-async function api(server, path, { method = "GET", body } = {}) {
-  const response = await fetch(`${server.url}${path}`, {
+/** A request to the API as `client` ({url, token}): the server itself is its first account's. */
+async function api(client, path, { method = "GET", body } = {}) {
+  const response = await fetch(`${client.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${server.token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    headers: { authorization: `Bearer ${client.token}`, ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
