@@ -120,6 +120,7 @@ export async function startServer(
         shutdownMs: drainMs,
         table: edgeTable,
         appRoutes: reposite.container.resolve(AppRoutes),
+        reposite,
       });
     }
     if (!server.listening) await listen(server, port, hostname, "PORT");

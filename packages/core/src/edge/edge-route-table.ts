@@ -16,12 +16,14 @@ const hostnameOf = (domain: string) => domain.trim().toLowerCase().replace(/:\d+
  * gate come from its project record, read once when the app's route first appears and again only
  * when `PROJECT_CHANGED_CHANNEL` names that project: projects without an app cost nothing.
  *
- * Published sites are not listed: in this slice the edge sends every page to Reposite, whose
- * site cache serves them. Made only in edge mode (`container.resolve(EdgeRouteTable)`).
+ * Published sites are listed once their files are on the edge's disk (`siteOnDisk`): a host is
+ * routed to its folder only then, and to Reposite before. Made only in edge mode
+ * (`container.resolve(EdgeRouteTable)`).
  */
 @injectable()
 export class EdgeRouteTable {
   private readonly apps = new Map<string, EdgeApp>();
+  private readonly sites = new Set<string>();
   private readonly listeners = new Set<(routes: EdgeRoutes) => void>();
   private version = 1;
   /** Bumped per site on each change, so a project read that an older change started is not kept. */
@@ -64,7 +66,16 @@ export class EdgeRouteTable {
         .verified()
         .map(({ domain, slug }) => ({ domain, slug }))
         .sort((a, b) => a.domain.localeCompare(b.domain)),
+      sites: [...this.sites].sort(),
     };
+  }
+
+  /** Says whether `slug`'s site files are on the edge's disk now (written, or removed). */
+  siteOnDisk(slug: string, present: boolean): void {
+    if (present === this.sites.has(slug)) return;
+    if (present) this.sites.add(slug);
+    else this.sites.delete(slug);
+    this.changed();
   }
 
   /** Calls `listener` with the new table after every change; the returned function stops it. */

@@ -29,4 +29,6 @@ export interface EdgeRoutes {
   apps: readonly EdgeApp[];
   /** Verified custom domains only: an unverified name is not routed anywhere. */
   domains: readonly EdgeDomain[];
+  /** Slugs of the published sites whose files the edge has on disk (`<sites>/<slug>/current`), sorted. */
+  sites: readonly string[];
 }

@@ -1,5 +1,6 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { EdgeRoutes } from "./edge-routes.js";
+import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 
 /** What the generated nginx configuration needs besides the routes. */
 export interface NginxEdgeSettings {
@@ -15,6 +16,10 @@ export interface NginxEdgeSettings {
   shutdownSeconds: number;
   /** Worker processes; default `auto` (one per core). */
   workers?: number | "auto";
+  /** The user nginx's workers run as (a master started as root only): they must read `sites.dir`. */
+  user?: string;
+  /** Serve published sites from files (`nginx-site-config.ts`); without it every page goes to Reposite. */
+  sites?: NginxSiteSettings;
 }
 
 /** The upstream name of Reposite's own process: the map's default, so whatever no app takes goes there. */
@@ -55,10 +60,13 @@ function mainConfig(settings: NginxEdgeSettings): string {
   const proto = settings.trustProxy
     ? ["  map $http_x_forwarded_proto $reposite_proto {", "    default $scheme;", '    "~*^\\s*https\\b" https;', '    "~*^\\s*http\\b" http;', "  }"]
     : ["  map $scheme $reposite_proto {", "    default $scheme;", "  }"];
+  const sites = settings.sites;
   return [
     "# Written by Reposite (REPOSITE_EDGE=nginx); overwritten on every change of routes.",
     "daemon off;",
     "master_process on;",
+    ...(settings.user ? [`user ${settings.user};`] : []),
+    ...siteModules(settings.sites),
     `worker_processes ${settings.workers ?? "auto"};`,
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
@@ -101,6 +109,7 @@ function mainConfig(settings: NginxEdgeSettings): string {
     "  }",
     // Relative to this file's folder: a candidate is tested beside its own routes before it replaces the running pair.
     "  include routes.conf;",
+    ...(sites ? siteHttp(sites) : []),
     // An app gets its path without `/app`; Reposite (gated, stopped, cookies) gets the request as sent.
     "  map $reposite_upstream $reposite_app_path {",
     "    default $reposite_app_uri;",
@@ -109,7 +118,8 @@ function mainConfig(settings: NginxEdgeSettings): string {
     "  server {",
     `    listen ${listen} default_server;`,
     "    server_name _;",
-    "    location / {",
+    ...(sites ? siteLocations(sites) : []),
+    sites ? "    location @reposite_node {" : "    location / {",
     ...forwarding("      "),
     '      proxy_set_header X-Forwarded-Prefix "";',
     `      proxy_pass http://${NODE_UPSTREAM};`,
@@ -161,6 +171,7 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     if (upstream) hosts.push([domain, upstream]);
   }
   return [
+    ...(settings.sites ? siteHostMap(routes) : []),
     `# Route table version ${routes.version}: ${direct.length} app${direct.length === 1 ? "" : "s"} served by nginx directly.`,
     "map $reposite_cookie_mark$host $reposite_upstream {",
     `  default ${NODE_UPSTREAM};`,

@@ -36,6 +36,12 @@ export class PublishedSiteStore {
     return this.storage.getItem<PublishedSite>(siteKey(slug));
   }
 
+  /** Slugs of every published snapshot (the edge writes their files at start). */
+  async slugs(): Promise<string[]> {
+    const prefix = siteKey("");
+    return (await this.storage.getKeys(prefix)).map((key) => key.slice(prefix.length)).filter((slug) => slug && !slug.includes(":"));
+  }
+
   /** The project's live snapshot, wherever it is, or null. */
   async getBySite(siteId: string): Promise<PublishedSite | null> {
     const slug = await this.storage.getItem<string>(bySiteKey(siteId));

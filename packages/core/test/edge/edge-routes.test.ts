@@ -131,6 +131,7 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
       { domain: "lumen.dev", slug: "lumen" },
       { domain: "ledger.dev", slug: "ledger" },
     ],
+    sites: [],
   };
   const dirs: string[] = [];
   afterAll(async () => {

@@ -1,7 +1,9 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { nginxEdgeConfig, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable } from "@reposite/core";
-import { findNginx } from "./find-nginx.js";
+import { dirname, join } from "node:path";
+import { nginxEdgeConfig, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type Reposite } from "@reposite/core";
+import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
+import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
+import { startVisitLog, type VisitLog } from "./visit-log.js";
 import { startNginx, testConfig, type NginxProcess } from "./nginx-process.js";
 
 export interface NginxEdgeOptions {
@@ -21,6 +23,8 @@ export interface NginxEdgeOptions {
   coalesceMs?: number;
   /** Default `nginx` (found on PATH). */
   binary?: string;
+  /** When given, nginx serves its published sites from files under `<dir>/sites` and logs their visits to it. */
+  reposite?: Reposite;
 }
 
 /** nginx in front of Reposite, kept in step with the route table. */
@@ -31,6 +35,8 @@ export interface NginxEdge {
   applied(): number;
   /** The route table version nginx serves now. */
   version(): number;
+  /** Resolves once the site files asked for so far are written (tests, benchmarks). */
+  sitesSettled(): Promise<void>;
   /** Stops following the table and stops nginx gracefully (bounded by `shutdownMs`). */
   close(): Promise<void>;
 }
@@ -50,7 +56,19 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   const next = join(dir, "next");
   await mkdir(join(dir, "tmp"), { recursive: true });
   await mkdir(next, { recursive: true });
-  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000 };
+  let sites: EdgeSites | undefined;
+  let visitLog: VisitLog | undefined;
+  let siteSettings;
+  if (options.reposite) {
+    const sitesDir = join(dir, "sites");
+    await mkdir(sitesDir, { recursive: true });
+    const brotliModule = await findBrotliStatic();
+    visitLog = await startVisitLog(options.reposite.visits, (slug) => sites?.siteIdOf(slug));
+    sites = await startEdgeSites(options.reposite, table, { dir: sitesDir, brotli: brotliModule !== null });
+    siteSettings = { dir: sitesDir, brotliModule, visitsPort: visitLog.port };
+  }
+  const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
+  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user };
 
   // A target nginx may send to is held from the moment the table names it until a reload that no
   // longer names it is done and its old workers are gone.
@@ -78,8 +96,15 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
 
   const first = table.snapshot();
   holdTargetsOf(first);
-  await write(first);
-  const nginx: NginxProcess = await startNginx(binary, dir, options.listen);
+  let nginx: NginxProcess;
+  try {
+    await write(first);
+    nginx = await startNginx(binary, dir, options.listen);
+  } catch (error) {
+    await sites?.close();
+    await visitLog?.close();
+    throw error;
+  }
   servedVersion = first.version;
   count = 1;
   void nginx.exited.then((code) => {
@@ -117,12 +142,20 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${key(options.node)}; configuration in ${dir}`,
     applied: () => count,
     version: () => servedVersion,
+    sitesSettled: async () => {
+      await sites?.settled();
+      // Then the reload that lists a newly written site.
+      await new Promise((resolve) => setTimeout(resolve, (options.coalesceMs ?? 200) + 50));
+      await running;
+    },
     async close() {
       closing = true;
       unsubscribe();
       clearTimeout(timer);
       await nginx.stop(options.shutdownMs);
       await running;
+      await sites?.close();
+      await visitLog?.close();
       for (const release of holds.values()) release();
       holds.clear();
     },

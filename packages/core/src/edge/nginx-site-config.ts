@@ -1,0 +1,143 @@
+import { isCompressible } from "../sites/cached-file.js";
+import { EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE, EDGE_ROOT_PAGE_FILE } from "./edge-site-files.js";
+import type { EdgeRoutes } from "./edge-routes.js";
+
+/**
+ * The part of the edge's nginx configuration that serves published sites from files (see
+ * `edge-site-files.ts` for the layout). The headers are the Node runtime's
+ * (`packages/server/src/site-runtime/serve-published.ts`): keep the two in step.
+ */
+export interface NginxSiteSettings {
+  /** `<dataDir>/edge/sites`: one folder per slug, its `current` link naming the version served. */
+  dir: string;
+  /** Path of Debian's `ngx_http_brotli_static_module.so` when installed: then `.br` files are served too. */
+  brotliModule: string | null;
+  /** Loopback UDP port Reposite takes nginx's visit log on (syslog), or null to log nothing. */
+  visitsPort: number | null;
+}
+
+const HTML_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+const IMAGE_CACHE_CONTROL = "public, max-age=86400";
+const CONTENT_ADDRESSED_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const HTML_CSP = "frame-ancestors 'self'; base-uri 'self'; object-src 'none'";
+const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+/** Where a site's 404 page is reached inside nginx (internal only). */
+const NOT_FOUND_URI = "/.reposite-404";
+
+/** Paths Reposite answers on a site host even for GET: sign-in, members' account, the forum. */
+const DYNAMIC_PATHS = "/(auth|community)(/|$)";
+
+export const siteModules = (sites: NginxSiteSettings | undefined): string[] => (sites?.brotliModule ? [`load_module ${sites.brotliModule};`] : []);
+
+/** `http`-level maps: which site a read is for, and the headers of the file served. */
+export function siteHttp(sites: NginxSiteSettings): string[] {
+  const texts = Object.keys(EDGE_FILE_TYPES).filter((ext) => isCompressible(EDGE_FILE_TYPES[ext]!));
+  const images = Object.keys(EDGE_FILE_TYPES).filter((ext) => EDGE_FILE_TYPES[ext]!.startsWith("image/") && ext !== "svg");
+  return [
+    // GET/HEAD of a path that is not dynamic and has no trailing slash (Reposite answers its 301).
+    '  map "$request_method $uri" $reposite_read {',
+    '    default "";',
+    `    "~^(GET|HEAD) ${DYNAMIC_PATHS}" "";`,
+    '    "~^(GET|HEAD) /$" 1;',
+    '    "~^(GET|HEAD) .*[^/]$" 1;',
+    "  }",
+    // The site's folder for a read of a site on disk; "" sends the request to Reposite.
+    '  map "$reposite_read:$reposite_site" $reposite_static {',
+    '    default "";',
+    '    "~^1:(?<reposite_static_slug>.+)$" $reposite_static_slug;',
+    "  }",
+    // Headers by the file served ($uri after try_files): its folder and extension tell its type.
+    "  map $uri $reposite_cache_control {",
+    `    default "${HTML_CACHE_CONTROL}";`,
+    `    "~^/(files|plain|typed)/_images/" "${CONTENT_ADDRESSED_CACHE_CONTROL}";`,
+    `    "~\\.(${images.join("|")})$" "${IMAGE_CACHE_CONTROL}";`,
+    "  }",
+    // Text may be sent as .br or .gz: it varies by Accept-Encoding, whichever body this client gets.
+    "  map $uri $reposite_vary {",
+    '    default "";',
+    '    "~^/plain/" "";',
+    `    "~\\.(${texts.join("|")})$" "Accept-Encoding";`,
+    "  }",
+    "  map $uri $reposite_csp {",
+    '    default "";',
+    `    "~^/pages/" "${HTML_CSP}";`,
+    `    "~\\.html$" "${HTML_CSP}";`,
+    `    "~\\.svg$" "${SVG_CSP}";`,
+    "  }",
+    // A page view is a file served (200, or 304 for a revisit); Reposite leaves out bots and non-pages.
+    "  map $status $reposite_visit {",
+    "    default 0;",
+    "    200 1;",
+    "    304 1;",
+    "  }",
+    "  log_format reposite_visits '$reposite_static $request_method $request_uri $http_user_agent';",
+  ];
+}
+
+function fileServing(sites: NginxSiteSettings, indent: string): string[] {
+  return [
+    `root ${sites.dir}/$reposite_static/current;`,
+    "types {",
+    ...Object.entries(EDGE_FILE_TYPES).map(([ext, type]) => `  "${type}" ${ext};`),
+    "}",
+    "default_type application/octet-stream;",
+    // The .gz/.br next to a file go to clients that take them; Vary is set by type (`$reposite_vary`).
+    "gzip_static on;",
+    "gzip_vary off;",
+    ...(sites.brotliModule ? ["brotli_static on;"] : []),
+  ].map((line) => indent + line);
+}
+
+/** The server's locations for site files: `/` (its own: nginx sees no extension in a dot file), the rest, the 404 page. */
+export function siteLocations(sites: NginxSiteSettings): string[] {
+  const typed = Object.keys(EDGE_FILE_TYPES).map((ext) => `/typed$uri.${ext}`);
+  return [
+    ...filesLocation(sites, "= /", `/${EDGE_ROOT_PAGE_FILE}`),
+    ...filesLocation(sites, "/", `/pages$uri.html /files$uri /plain$uri ${typed.join(" ")}`),
+    // The site's 404 page in its design, without validators, asked for again each time; a site without one: Reposite's.
+    `    location = ${NOT_FOUND_URI} {`,
+    "      internal;",
+    ...fileServing(sites, "      "),
+    "      etag off;",
+    // `always`: nginx adds headers to a 404 only when told.
+    '      add_header Cache-Control "no-cache" always;',
+    "      add_header X-Content-Type-Options nosniff always;",
+    `      add_header Content-Security-Policy "${HTML_CSP}" always;`,
+    '      add_header Vary "Accept-Encoding" always;',
+    "      add_header X-Reposite-Edge nginx always;",
+    "      access_log off;",
+    `      try_files /${EDGE_NOT_FOUND_FILE} @reposite_node;`,
+    "    }",
+  ];
+}
+
+function filesLocation(sites: NginxSiteSettings, match: string, files: string): string[] {
+  const log = sites.visitsPort ? `access_log syslog:server=127.0.0.1:${sites.visitsPort},tag=reposite,nohostname reposite_visits if=$reposite_visit;` : "access_log off;";
+  return [
+    `    location ${match} {`,
+    "      error_page 418 = @reposite_node;",
+    // `return` is the one thing safe inside `if`: everything not a read of a site on disk goes to Reposite.
+    '      if ($reposite_static = "") {',
+    "        return 418;",
+    "      }",
+    ...fileServing(sites, "      "),
+    "      add_header Cache-Control $reposite_cache_control;",
+    "      add_header X-Content-Type-Options nosniff;",
+    "      add_header Content-Security-Policy $reposite_csp;",
+    "      add_header Vary $reposite_vary;",
+    // Tells a file nginx served from one Reposite answered (tests, operators).
+    "      add_header X-Reposite-Edge nginx;",
+    `      ${log}`,
+    `      error_page 404 ${NOT_FOUND_URI};`,
+    `      try_files ${files} =404;`,
+    "    }",
+  ];
+}
+
+/** `routes.conf`'s map of site hosts to the slugs whose files are on disk; "" (Reposite) for the rest. */
+export function siteHostMap(routes: EdgeRoutes): string[] {
+  const onDisk = new Set(routes.sites);
+  const hosts = routes.sites.map((slug) => [`${slug}.${routes.sitesDomain}`, slug]);
+  for (const { domain, slug } of routes.domains) if (onDisk.has(slug)) hosts.push([domain, slug]);
+  return ["map $host $reposite_site {", '  default "";', ...hosts.map(([host, slug]) => `  "${host!.replace(/["\\]/g, "")}" ${slug};`), "}"];
+}
