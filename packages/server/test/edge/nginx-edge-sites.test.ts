@@ -158,7 +158,7 @@ describe.runIf(nginxHere)("REPOSITE_EDGE=nginx serves published sites from files
     const plainPort = await freePort();
     plain = await startServerProcess(plainPort, { REPOSITE_DATA_DIR: plainDir, REPOSITE_GITHUB_API_URL: github.url, REPOSITE_HOSTING: "off" });
     const plainHost = host.replace(`:${port}`, `:${plainPort}`);
-    const paths = ["/", "/sitemap.xml", "/robots.txt", "/favicon.svg", "/favicon.ico", "/no-such-page"];
+    const paths = ["/", "/sitemap.xml", "/robots.txt", "/favicon.svg", "/favicon.ico", "/og.png", "/no-such-page"];
     const differences: string[] = [];
     let compares = 0;
     for (const path of paths) {
@@ -182,7 +182,7 @@ describe.runIf(nginxHere)("REPOSITE_EDGE=nginx serves published sites from files
       }
     }
     expect(differences).toEqual([]);
-    expect(compares).toBe(18);
+    expect(compares).toBe(21);
   }, 60_000);
 
   it("leaves sign-in, the forum, trailing slashes and other methods to Node", async () => {
