@@ -216,3 +216,9 @@ it("a card never asks for a star or says only 'Try it!'", () => {
   const page = landing("# tool\n\ntool is a self-hosted monitoring tool.\n\n## Motivation\n\nIf you love this project, please consider giving it a ⭐.\n\n## Try\n\nTry it!\n\n## Notifications\n\nAlerts reach you by e-mail, Slack or a webhook when a check fails.\n");
   expect(page.features.map((card) => card.title)).toEqual(["Notifications"]);
 });
+
+it("'X is a Y: it does …' heads the page with 'A Y'; a description of the repository ('tmux source code') says nothing of the product", () => {
+  const page = landing("Welcome to tool!\n\ntool is a terminal multiplexer: it enables a number of terminals to be controlled from a single screen. tool may be detached from a screen and continue running in the background.\n", "tool", "tool source code");
+  expect(page.hero.title).toBe("A terminal multiplexer");
+  expect(JSON.stringify(page)).not.toContain("source code");
+});

@@ -52,7 +52,9 @@ export function clean(text: string | null | undefined): string {
 export function createContext(request: PageRequest): Context {
   const { product } = request;
   // GitHub shows ":cherry_blossom:" in a description as its emoji: a page shows neither.
-  const description = clean(product.description.replace(/(^|\s):[a-z0-9_+-]+:(?=\s|$)/gi, "$1"));
+  const described = clean(product.description.replace(/(^|\s):[a-z0-9_+-]+:(?=\s|$)/gi, "$1"));
+  // "tmux source code", "Mirror of …": a description of the repository, not of the product.
+  const description = /^(?:\S+\s+)?(?:source(?: code)?|mirror|repository|repo|code)\.?$|^(?:official\s+)?(?:mirror|repository|repo|source code)\s+(?:of|for)\b/i.test(described) ? "" : described;
   const facts = readReadme(request.readme, { productName: clean(product.name), description, repositoryUrl: product.repositoryUrl, defaultBranch: product.defaultBranch });
   let hostname = "";
   try {

@@ -110,13 +110,20 @@ const LEADS_ON = /\s(?:\w+ed|built|made|written|designed|includes?|offers?|provi
 function heroTitle(context: Context): string | null {
   const source = context.summary ?? context.description;
   if (!source) return null;
-  const first = firstOf(source);
-  if (/[:：]/.test(first)) return null;
-  let s = stripLeadingEmoji(stripCode(withoutLinks(first))).replace(/[.!。]+$/, "");
   const names = [context.name, context.facts.title, context.request.product.name]
     .filter((name): name is string => Boolean(name))
     .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("|");
+  let first = firstOf(source);
+  if (/[:：]/.test(first)) {
+    // "tmux is a terminal multiplexer: it enables …": an identity before a colon that explains it (not a list) is whole.
+    const [head, ...after] = first.split(/[:：]\s*/);
+    const identity = new RegExp(`^(?:${names})\\s+(?:is|are)\\s+(?:an?|the)\\s`, "i").test(withoutLinks(head!));
+    const clause = /^\p{Ll}+\s+\p{Ll}+\s+\S+/u.test(after.join(":")) && !/,.*,/.test(after.join(":").split(/\s+/).slice(0, 6).join(" "));
+    if (!identity || !clause || LEADS_ON.test(head!.trim())) return null;
+    first = head!;
+  }
+  let s = stripLeadingEmoji(stripCode(withoutLinks(first))).replace(/[.!。]+$/, "");
   const original = s;
   s = s.replace(new RegExp(`^(?:${names})\\s*(?:[—–:-]|\\s-)\\s+`, "i"), "");
   const rewrite = new RegExp(
