@@ -212,9 +212,11 @@ describe("cards and pictures a maintainer would publish", () => {
   });
 });
 
-it("a card never asks for a star or says only 'Try it!'", () => {
+it("a card never asks for a star or says only 'Try it!', but 'thanks to' inside a sentence says why, not who is thanked", () => {
   const page = landing("# tool\n\ntool is a self-hosted monitoring tool.\n\n## Motivation\n\nIf you love this project, please consider giving it a ⭐.\n\n## Try\n\nTry it!\n\n## Notifications\n\nAlerts reach you by e-mail, Slack or a webhook when a check fails.\n");
   expect(page.features.map((card) => card.title)).toEqual(["Notifications"]);
+  const fast = landing("# tool\n\ntool is a web framework for building APIs.\n\n## Features\n\n- **Fast**: Very high performance, on par with NodeJS and Go (thanks to Starlette and Pydantic).\n- **Short**: Minimize code duplication.\n");
+  expect(fast.features.map((card) => card.title)).toEqual(["Fast", "Short"]);
 });
 
 it("'X is a Y: it does …' heads the page with 'A Y'; a description of the repository ('tmux source code') says nothing of the product", () => {

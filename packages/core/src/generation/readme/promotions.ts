@@ -11,7 +11,9 @@ import { sentences } from "./whole-text.js";
 const NOTICE =
   /\b(?:we(?:['’]re| are) (?:excited|happy|pleased|proud) to|(?:is|are) (?:now )?(?:deprecated|archived|unmaintained)|no longer maintained|announc\w+ (?:the )?(?:release|version|v\d)|(?:release|version) \d+(?:\.\d+)+ (?:is|has been) (?:out|released))|^(?:note|warning|caution|important|announcement|news|update)\b\s*[:!-]/i;
 const SPONSOR =
-  /\b(?:t-?shirts?|mugs|stickers|merch(?:andise)?|swag|sponsor(?:ed|s|ship)?|backed by|special thanks|thanks to|thank you|donat(?:e|ions?)|support (?:us|the project|this project)|show your love|buy me a coffee|giv(?:e|ing) (?:us|it|this (?:project|repo)) a (?:star|⭐)|star (?:us|this (?:project|repo)))\b|⭐/i;
+  /\b(?:t-?shirts?|mugs|stickers|merch(?:andise)?|swag|sponsor(?:ed|s|ship)?|backed by|special thanks|thank you|donat(?:e|ions?)|support (?:us|the project|this project)|show your love|buy me a coffee|giv(?:e|ing) (?:us|it|this (?:project|repo)) a (?:star|⭐)|star (?:us|this (?:project|repo)))\b|⭐/i;
+/** "Thanks to our sponsors", "Many thanks to …" open a thanks line; "fast (thanks to Starlette)" only says why. */
+const THANKS = /^(?:many |big |huge )?thanks\b/i;
 const SELF = /\b(?:this|the) (?:readme|document|file|page|repo(?:sitory)?) (?:is|contains|describes|explains|covers|only)\b|^this readme\b/i;
 const QUOTE = /^(\S+(?: \S+){0,2}?) (?:uses|relies on|runs on|chose|switched to|migrated to|loves|trusts) (\S+)/;
 
@@ -24,7 +26,7 @@ const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "
 export function isPromotionOrNotice(plain: string, name = ""): boolean {
   const text = plain.replace(/(?<!!)\[([^[\]\n]*)\]\([^)\s]*\)/g, "$1").trim();
   // Words in quotation marks are someone's testimonial ("“[...] I'm using FastAPI a ton these days”").
-  if (NOTICE.test(text) || SPONSOR.test(text) || SELF.test(text) || /^["“„«]/.test(text)) return true;
+  if (NOTICE.test(text) || SPONSOR.test(text) || THANKS.test(text) || SELF.test(text) || /^["“„«]/.test(text)) return true;
   const quote = QUOTE.exec(text);
   return Boolean(quote && name && /^\p{Lu}/u.test(quote[1]!) && !/^(?:you|we|it|this|everyone)$/i.test(quote[1]!) && words(quote[1]!) !== words(name) && words(quote[2]!) === words(name));
 }

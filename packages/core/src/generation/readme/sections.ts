@@ -35,7 +35,7 @@ const ROLE_PATTERNS: [SectionRole, RegExp][] = [
   ["meta", /\b(?:sponsors?|backers|supporters|partners)$/i],
   ["support", /\b(?:support|help)$|^getting in touch\b/i],
   // How to build or work on the project, named last ("Server Development") or by its first step ("Cloning the Repository").
-  ["contributing", /\b(?:development|contribut\w*)$|^cloning\b|^(?:fixing|troubleshooting) build/i],
+  ["contributing", /\b(?:development|contribut\w*)$|^cloning\b|^(?:fixing|troubleshooting)\b.*\bbuild/i],
   ["meta", /\b(?:live demo|releases)$/i],
   ["license", /\blicen[cs]es?$/i],
   // A release announcement ("Gin 1.12.0 is now available!", "News", "What's new").
