@@ -3,6 +3,8 @@
 //   direct     the app's own port (the ceiling)
 //   nginx      nginx proxy_pass written by hand (prefix removed, X-Forwarded-*, keep-alive upstream)
 //   edge       `startServer` with edge "nginx": the generated map $host + upstream per app
+// and one published page (gzip) as the edge serves it from its files, against a hand-written nginx
+// serving the same file (`edge page vs nginx static`).
 // The app is a plain node:http server in its own process; wrk drives each target in turn. A
 // benchmark reports: it exits 0 whatever it measured, 1 when it could not run. See bench/README.md.
 
@@ -15,7 +17,8 @@ import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, loadSettings, l
 const SLUG = "lumen";
 const SETTINGS = loadSettings({ connections: 32 });
 /** The issue's targets: at least 0.9x a hand-written proxy_pass, at most 1 ms p99 added over direct. */
-const TARGETS = { nginxRatio: 0.9, addedP99Ms: 1.0 };
+const TARGETS = { nginxRatio: 0.9, addedP99Ms: 1.0, pageRatio: 0.9 };
+const PAGE_HTML = `<!doctype html><html><head><title>Lumen</title></head><body><h1>Lumen</h1><p>${"Status pages for small teams. ".repeat(60)}</p></body></html>`;
 const APP_BODY = JSON.stringify({ ok: true, service: "lumen", items: Array.from({ length: 8 }, (_, i) => ({ id: i, name: `item ${i}` })) });
 
 async function runApp() {
@@ -51,12 +54,20 @@ async function runEdge(workDir, appPort) {
   const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen" });
   await reposite.container.resolve(core.ProjectStore).modify(project.id, (record) => ({ ...record, slug: SLUG }));
   reposite.container.resolve(core.AppRoutes).set(project.id, { status: "running", target: { host: "127.0.0.1", port: appPort } });
+  // A published page, through the API as an owner publishes: the edge writes it under its data dir.
+  const { secret } = await reposite.tokens.create(account.id, { name: "bench", lifetime: "30d" });
+  const call = async (path, body) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: "POST", headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
+  };
+  await call(`/app/sites/${project.id}/versions`, { kind: "template", html: PAGE_HTML, name: "bench" });
+  await call(`/app/sites/${project.id}/publish`, {});
   process.on("message", async (message) => {
     if (message !== "stop") return;
     await server.close();
     process.exit(0);
   });
-  process.send({ port, host: `${SLUG}.localhost:${port}` });
+  process.send({ port, host: `${SLUG}.localhost:${port}`, siteDir: join(workDir, "data", "edge", "sites", SLUG, "current") });
 }
 
 async function main() {
@@ -76,14 +87,28 @@ async function main() {
     stops.push(app.stop);
     const edge = await startChild(import.meta.url, ["--edge", workDir, String(app.info.port)]);
     stops.push(edge.stop);
-    const hand = await startHandNginx(nginx, workDir, app.info.port);
+    const hand = await startHandNginx(nginx, workDir, app.info.port, edge.info.siteDir);
     if (!hand) return;
     stops.push(hand.stop);
+    const gzip = { "accept-encoding": "gzip" };
     const targets = [
       { key: "direct", name: "app's own port", url: `http://127.0.0.1:${app.info.port}/`, headers: {} },
       { key: "nginx", name: "nginx proxy_pass", url: `http://127.0.0.1:${hand.port}/app/`, headers: { host: edge.info.host } },
       { key: "edge", name: "edge /app/", url: `http://127.0.0.1:${edge.info.port}/app/`, headers: { host: edge.info.host } },
+      { key: "static", name: "nginx static page", url: `http://127.0.0.1:${hand.port}/`, headers: { host: edge.info.host, ...gzip } },
+      { key: "page", name: "edge page", url: `http://127.0.0.1:${edge.info.port}/`, headers: { host: edge.info.host, ...gzip } },
     ];
+    // The page is written after its publish; the edge serves it once its host is in the map.
+    for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
+      const answer = await get(targets[4].url, targets[4].headers);
+      const fromEdge = answer.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === "x-reposite-edge" && answer.rawHeaders[i + 1] === "nginx");
+      const same = await get(targets[3].url, targets[3].headers);
+      if (answer.status === 200 && fromEdge && same.status === 200 && same.body.equals(answer.body)) break;
+      if (Date.now() > deadline) {
+        console.log(`bench: the edge did not serve the page from its files (status ${answer.status}, nginx static ${same.status})`);
+        return;
+      }
+    }
     // The edge's nginx takes the route after a coalesced reload: wait for the app's answer there.
     for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
       const answer = await get(targets[2].url, targets[2].headers);
@@ -111,6 +136,8 @@ async function main() {
     console.log(`    edge /app/ vs nginx proxy_pass: ${ratio.toFixed(2)}x  (target >= ${TARGETS.nginxRatio.toFixed(2)}x: ${ratio >= TARGETS.nginxRatio ? "met" : "NOT met"})`);
     console.log(`    p99 added by the edge over direct: ${added.toFixed(2)} ms  (target <= ${TARGETS.addedP99Ms.toFixed(2)} ms: ${added <= TARGETS.addedP99Ms ? "met" : "NOT met"})`);
     console.log(`    p99 added by nginx proxy_pass over direct: ${sameRound("nginx", "direct", (a, b) => a.p99 - b.p99).toFixed(2)} ms`);
+    const pageRatio = sameRound("page", "static", (a, b) => a.rps / b.rps);
+    console.log(`    edge page vs nginx static: ${pageRatio.toFixed(2)}x  (target >= ${TARGETS.pageRatio.toFixed(2)}x: ${pageRatio >= TARGETS.pageRatio ? "met" : "NOT met"})`);
   } catch (error) {
     benchFailed(error);
   } finally {
@@ -119,8 +146,8 @@ async function main() {
   }
 }
 
-/** The hand-written reference: bench:proxy's nginx, one worker. */
-function startHandNginx(binary, workDir, appPort) {
+/** The hand-written reference: bench:proxy's nginx, one worker; and the edge's page file served as it is. */
+function startHandNginx(binary, workDir, appPort, siteDir) {
   return startNginx(binary, join(workDir, "nginx"), {
     path: "/app/",
     skipped: "nothing measured",
@@ -141,6 +168,11 @@ function startHandNginx(binary, workDir, appPort) {
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Forwarded-Prefix /app;
       proxy_buffering off;
+    }
+    location = / {
+      root ${siteDir};
+      gzip_static on;
+      try_files /index.html =404;
     }
   }
 `,
