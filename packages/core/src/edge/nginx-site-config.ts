@@ -12,8 +12,8 @@ export interface NginxSiteSettings {
   dir: string;
   /** Path of Debian's `ngx_http_brotli_static_module.so` when installed: then `.br` files are served too. */
   brotliModule: string | null;
-  /** Loopback UDP port Reposite takes nginx's visit log on (syslog), or null to log nothing. */
-  visitsPort: number | null;
+  /** File nginx logs page views to, read by Reposite (`visit-log.ts`), or null to log nothing. */
+  visitsLog: string | null;
 }
 
 const HTML_CACHE_CONTROL = "public, max-age=0, must-revalidate";
@@ -112,7 +112,8 @@ export function siteLocations(sites: NginxSiteSettings): string[] {
 }
 
 function filesLocation(sites: NginxSiteSettings, match: string, files: string): string[] {
-  const log = sites.visitsPort ? `access_log syslog:server=127.0.0.1:${sites.visitsPort},tag=reposite,nohostname reposite_visits if=$reposite_visit;` : "access_log off;";
+  // Buffered: one write per 64 KB of lines or per second, not one per request.
+  const log = sites.visitsLog ? `access_log ${sites.visitsLog} reposite_visits buffer=64k flush=1s if=$reposite_visit;` : "access_log off;";
   return [
     `    location ${match} {`,
     "      error_page 418 = @reposite_node;",

@@ -63,9 +63,9 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     const sitesDir = join(dir, "sites");
     await mkdir(sitesDir, { recursive: true });
     const brotliModule = await findBrotliStatic();
-    visitLog = await startVisitLog(options.reposite.visits, (slug) => sites?.siteIdOf(slug));
+    visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (slug) => sites?.siteIdOf(slug));
     sites = await startEdgeSites(options.reposite, table, { dir: sitesDir, brotli: brotliModule !== null });
-    siteSettings = { dir: sitesDir, brotliModule, visitsPort: visitLog.port };
+    siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
   }
   const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
   const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user };
