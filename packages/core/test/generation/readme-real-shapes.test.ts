@@ -224,3 +224,8 @@ it("'X is a Y: it does …' heads the page with 'A Y'; a description of the repo
   expect(page.hero.title).toBe("A terminal multiplexer");
   expect(JSON.stringify(page)).not.toContain("source code");
 });
+
+it("a leading feature list with a link or two among its items ('**[Great for monorepos](…)**', 'See the full comparison') is still the feature list", () => {
+  const readme = "Fast, disk space efficient package manager:\n\n* **Fast.** Up to 2x faster than the alternatives.\n* **Efficient.** Files are linked from a single content-addressable storage.\n* **[Great for monorepos](https://tool.io/workspaces).**\n* **Strict.** A package can access only dependencies it declares.\n* **Deterministic.** Has a lockfile called `tool-lock.yaml`.\n* [See the full feature comparison](https://tool.io/feature-comparison).\n";
+  expect(landing(readme).features.map((card) => card.title)).toEqual(["Fast", "Efficient", "Strict", "Deterministic"]);
+});

@@ -46,10 +46,12 @@ export function readFeatures(outline: Outline): ReadmeFeature[] {
       (block): block is Extract<Block, { type: "list" }> =>
         block.type === "list" &&
         !block.navigation &&
-        block.items.filter((item) => item.depth === 0).length >= 2 &&
-        block.items.every((item) => !item.navigation && item.plain.split(/\s+/).length >= 2),
+        block.items.filter((item) => item.depth === 0 && !item.navigation).length >= 2 &&
+        // A link or two among them ("See the full feature comparison") do not make a feature list a list of links.
+        block.items.filter((item) => !item.navigation).every((item) => item.plain.split(/\s+/).length >= 2) &&
+        block.items.filter((item) => item.navigation).length * 3 <= block.items.length,
     );
-    if (list) return listFeatures(list.items).slice(0, 12);
+    if (list) return listFeatures(list.items.filter((item) => !item.navigation)).slice(0, 12);
   }
   return [];
 }
