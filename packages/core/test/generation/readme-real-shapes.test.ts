@@ -229,3 +229,11 @@ it("a leading feature list with a link or two among its items ('**[Great for mon
   const readme = "Fast, disk space efficient package manager:\n\n* **Fast.** Up to 2x faster than the alternatives.\n* **Efficient.** Files are linked from a single content-addressable storage.\n* **[Great for monorepos](https://tool.io/workspaces).**\n* **Strict.** A package can access only dependencies it declares.\n* **Deterministic.** Has a lockfile called `tool-lock.yaml`.\n* [See the full feature comparison](https://tool.io/feature-comparison).\n";
   expect(landing(readme).features.map((card) => card.title)).toEqual(["Fast", "Efficient", "Strict", "Deterministic"]);
 });
+
+it("a section that introduces its example picture makes a whole card, its pointer at the picture left out; one that introduces a list does not", () => {
+  const readme = "# tool\n\nA cat clone with wings.\n\n### Syntax highlighting\n\n`tool` supports syntax highlighting for many languages:\n\n![Syntax highlighting example](https://i.example/a.png)\n\n### Git integration\n\n`tool` shows modifications with respect to the index\n(see left sidebar):\n\n![Git integration example](https://i.example/b.png)\n\n### Extras\n\nThe list of extras includes, but is not limited to:\n\n- paging\n- themes\n";
+  expect(landing(readme).features).toEqual([
+    { title: "Syntax highlighting", body: "`tool` supports syntax highlighting for many languages." },
+    { title: "Git integration", body: "`tool` shows modifications with respect to the index." },
+  ]);
+});

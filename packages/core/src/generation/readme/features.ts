@@ -4,7 +4,7 @@ import { capitalize, clean, fallbackSummary, normal, paragraphs, sentence, type 
 import { keepIntroduced } from "./introductions.js";
 import { isPromotionOrNotice } from "./promotions.js";
 import { Said } from "./said.js";
-import { echoes, leadingClause, sentences, wholeText } from "./whole-text.js";
+import { echoes, endsDangling, leadingClause, sentences, wholeText } from "./whole-text.js";
 
 type Card = LandingContent["features"][number];
 
@@ -114,8 +114,13 @@ export function features(context: Context, proseSections: ReadmeSection[], said:
   for (const section of proseSections.filter((candidate) => !candidate.tables.length && candidate.role !== "requirements" && !(candidate.role === "features" && context.facts.features.length))) {
     if (out.length >= 3) break;
     const title = wholeText(section.heading, 60, { clauses: true });
-    // An introduction ("The list of features includes:") without its list is no card.
-    const body = wholeText(keepIntroduced(paragraphs(section.text)[0] ?? "", section.leads), 300);
+    // An introduction ("The list of features includes:") without its list is no card; one that
+    // introduces an example picture says something whole without it ("bat supports syntax
+    // highlighting for many languages:"), its pointer at the picture ("(see left sidebar)") left out.
+    const first = paragraphs(section.text)[0] ?? "";
+    const example = section.leads.find((lead) => lead.text === first && lead.next === "picture");
+    const statement = example ? first.replace(/\s*\((?:see|shown|pictured)\b[^)]*\)\s*(?=[:：]$)/i, "").replace(/\s*[:：]$/, "") : "";
+    const body = wholeText(statement && !endsDangling(statement) && !/\b(?:below|following|these|this|here|as follows)$/i.test(statement) ? statement : keepIntroduced(first, section.leads), 300);
     if (title && body && !echoes(title, body)) add({ title, body: sentence(body) });
   }
   if (out.length) return out;
