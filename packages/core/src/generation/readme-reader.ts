@@ -297,7 +297,7 @@ function readFacts(text: string, fallback: ReadmeFallback | undefined): ReadmeFa
     tagline: taglines[0] ?? (fallback?.description?.trim() || null),
     taglines,
     // Notices, thanks and the README about itself open no page.
-    intro: read.intro.filter((block) => isProse(block) && !isPromotionOrNotice(block.plain, name)).map((block) => block.text),
+    intro: read.intro.filter(isProse).filter((block) => !isPromotionOrNotice(block.plain, name)).map((block) => block.text),
     sections,
     features: readFeatures(read),
     install: install.install,
