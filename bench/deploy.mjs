@@ -252,11 +252,17 @@ async function bareDeploy(support, contextDir, mark, label, network, previous) {
   const port = await freePort();
   const start = Date.now();
   const visitor = previous ? visit(`http://127.0.0.1:${previous.port}/`) : null;
-  await buildkitBuild(contextDir, tag, label);
-  const { stdout } = await support.docker(["run", "-d", "--label", label, ...(network ? ["--network", network] : []), "-p", `127.0.0.1:${port}:3000`, tag]);
-  await untilAnswered(`http://127.0.0.1:${port}/`, {}, mark, start);
-  const total = Date.now() - start;
-  await visitor?.stop();
+  let stdout;
+  let total;
+  try {
+    await buildkitBuild(contextDir, tag, label);
+    ({ stdout } = await support.docker(["run", "-d", "--label", label, ...(network ? ["--network", network] : []), "-p", `127.0.0.1:${port}:3000`, tag]));
+    await untilAnswered(`http://127.0.0.1:${port}/`, {}, mark, start);
+    total = Date.now() - start;
+  } finally {
+    // Also when the deploy failed: a visitor left asking would keep the run from ending.
+    await visitor?.stop();
+  }
   const id = stdout.trim();
   const retired = previous
     ? support.docker(["rm", "-f", previous.containerId]).then(() => support.docker(["rmi", previous.tag])).catch((error) => console.log(`bench: removing ${previous.tag}: ${error.message}`))
