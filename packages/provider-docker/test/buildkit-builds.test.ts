@@ -145,7 +145,9 @@ describe.skipIf(!engine.available)("BuildKit builds on the Engine", () => {
     await build("oom-room", dockerfile.replace("bs=300M", "bs=16M"), { memoryMb: 64 }).building;
   });
 
-  it("notes the cache records an app's builds make and prunes them with the app; the build's context is pruned at once", async () => {
+  // That a build's own context record is pruned at once is proved in build-context-pruning.test.ts, which can
+  // tell its build's context from those other test files' builds send to the shared Engine meanwhile.
+  it("notes the cache records an app's builds make and prunes them with the app", async () => {
     const before = new Set((await cacheRecords()).map((record) => record.ID));
     const dockerfile = [`FROM ${base.busybox}`, `RUN --mount=type=cache,target=/cache echo ${MARKER}-cache > /cache/x && echo ${MARKER}-layer > /layer`, ""].join("\n");
     const image = await build("cached", dockerfile).building;
@@ -154,7 +156,6 @@ describe.skipIf(!engine.available)("BuildKit builds on the Engine", () => {
     await runtime.removeBuildCache!({ "dev.reposite.site": "site_nobody" });
     const made = (await cacheRecords()).filter((record) => !before.has(record.ID));
     expect(ours(made).length).toBeGreaterThan(0);
-    expect(made.filter((record) => /^http url http:\/\/build-context-/.test(record.Description ?? ""))).toEqual([]);
 
     // As an app's removal does: its images, then its cache (a record the image's layer shares goes once the image has).
     await runtime.removeImage(image.id);
