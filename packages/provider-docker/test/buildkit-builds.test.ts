@@ -148,6 +148,8 @@ describe.skipIf(!engine.available)("BuildKit builds on the Engine", () => {
   // That a build's own context record is pruned at once is proved in build-context-pruning.test.ts, which can
   // tell its build's context from those other test files' builds send to the shared Engine meanwhile.
   it("notes the cache records an app's builds make and prunes them with the app", async () => {
+    // Records made within a second of another build are noted for both builds (build-cache.ts): start apart from the last test's.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const before = new Set((await cacheRecords()).map((record) => record.ID));
     const dockerfile = [`FROM ${base.busybox}`, `RUN --mount=type=cache,target=/cache echo ${MARKER}-cache > /cache/x && echo ${MARKER}-layer > /layer`, ""].join("\n");
     const image = await build("cached", dockerfile).building;
