@@ -21,6 +21,7 @@ import {
   cpuTicks,
   freePort,
   get,
+  handWrittenAppProxy,
   loadSettings,
   loadWithWrk,
   median,
@@ -232,28 +233,13 @@ async function main() {
  * forwarding headers set, Host kept, and a keep-alive pool to the app.
  */
 function startProxyNginx(binary, workDir, appPort) {
+  const proxy = handWrittenAppProxy(appPort);
   return startNginx(binary, join(workDir, "nginx"), {
     path: "/app/",
     skipped: "the nginx comparison is skipped",
-    http: (port) => `  upstream app {
-    server 127.0.0.1:${appPort};
-    keepalive 64;
-    keepalive_timeout 4s;
-  }
-  server {
+    http: (port) => `${proxy.upstream}  server {
     listen 127.0.0.1:${port};
-    location /app/ {
-      proxy_pass http://app/;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $http_host;
-      proxy_set_header X-Forwarded-Prefix /app;
-      proxy_buffering off;
-    }
-  }
+${proxy.location}  }
 `,
   });
 }

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, startChild, startNginx, which } from "./lib.mjs";
+import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, handWrittenAppProxy, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, startChild, startNginx, which } from "./lib.mjs";
 
 const SLUG = "lumen";
 const SETTINGS = loadSettings({ connections: 32 });
@@ -148,28 +148,13 @@ async function main() {
 
 /** The hand-written reference: bench:proxy's nginx, one worker; and the edge's page file served as it is. */
 function startHandNginx(binary, workDir, appPort, siteDir) {
+  const proxy = handWrittenAppProxy(appPort);
   return startNginx(binary, join(workDir, "nginx"), {
     path: "/app/",
     skipped: "nothing measured",
-    http: (port) => `  upstream app {
-    server 127.0.0.1:${appPort};
-    keepalive 64;
-    keepalive_timeout 4s;
-  }
-  server {
+    http: (port) => `${proxy.upstream}  server {
     listen 127.0.0.1:${port};
-    location /app/ {
-      proxy_pass http://app/;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $http_host;
-      proxy_set_header X-Forwarded-Prefix /app;
-      proxy_buffering off;
-    }
-    location = / {
+${proxy.location}    location = / {
       root ${siteDir};
       gzip_static on;
       try_files /index.html =404;

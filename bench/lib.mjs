@@ -287,3 +287,31 @@ ${http(port)}}
     },
   };
 }
+
+/**
+ * The hand-written nginx reference for `/app/` (bench:proxy, bench:edge): an upstream with a
+ * keep-alive pool to the app, and a location that removes the prefix and sets the forwarding
+ * headers as Reposite does. Goes inside `http` (the upstream) and a `server` (the location).
+ */
+export function handWrittenAppProxy(appPort) {
+  return {
+    upstream: `  upstream app {
+    server 127.0.0.1:${appPort};
+    keepalive 64;
+    keepalive_timeout 4s;
+  }
+`,
+    location: `    location /app/ {
+      proxy_pass http://app/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+      proxy_set_header X-Forwarded-Prefix /app;
+      proxy_buffering off;
+    }
+`,
+  };
+}
