@@ -9,6 +9,8 @@ import { startOutsideWorld, type OutsideWorld } from "./outside-world.js";
 
 const engine = await dockerForTests();
 const root = process.getuid?.() === 0;
+// The rules need root (iptables). Where CI requires the engine tests, a run without root fails instead of skipping.
+if (engine.required && !root) throw new Error("REPOSITE_REQUIRE_DOCKER=1 but the app firewall tests need root (iptables)");
 // Changing the host's firewall and network namespaces needs root; CI must not skip it silently.
 if (engine.available && engine.required && !root) throw new Error("REPOSITE_REQUIRE_DOCKER=1 but the app firewall test needs root (iptables, ip netns)");
 
