@@ -29,6 +29,8 @@ export {
 export { samplePages, samplePageList, sparsePages, sampleLanding, sampleAbout, sampleFaq, sampleAuth, sampleSite, STRESS_NAME, stressLanding } from "./sample-pages.js";
 export { eventsContract, type EventsContractSetup } from "./contracts/events-contract.js";
 export { freePort } from "./free-port.js";
+export { startBalancer, type Balancer } from "./balancer.js";
+export { startReplicas, type Replica, type Replicas, type ReplicasOptions } from "./replicas.js";
 export { removeDataDir } from "./data-dir.js";
 export { containerRuntimeContract, type ContainerRuntimeContractSetup } from "./contracts/container-runtime-contract.js";
 export {
