@@ -10,6 +10,8 @@ import { freePort } from "./free-port.js";
 export interface Replica {
   index: number;
   url: string;
+  /** Its own data directory (mail outbox, edge files): records are in the database. */
+  dataDir: string;
   child: ChildProcess;
   /** Everything the process wrote so far. */
   output(): { stdout: string; stderr: string };
@@ -49,7 +51,7 @@ export async function startReplicas(options: ReplicasOptions): Promise<Replicas>
     Array.from({ length: options.count }, async (_, index) => {
       const dataDir = await mkdtemp(join(tmpdir(), "reposite-replica-"));
       dataDirs.push(dataDir);
-      return startReplica(index, options.bin, { REPOSITE_DATA_DIR: dataDir, ...options.env });
+      return startReplica(index, options.bin, dataDir, { REPOSITE_DATA_DIR: dataDir, ...options.env });
     }),
   );
   const replicas = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
@@ -72,7 +74,7 @@ export async function startReplicas(options: ReplicasOptions): Promise<Replicas>
   };
 }
 
-async function startReplica(index: number, bin: string, env: Record<string, string>): Promise<Replica> {
+async function startReplica(index: number, bin: string, dataDir: string, env: Record<string, string>): Promise<Replica> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [bin, "serve"], {
@@ -99,6 +101,7 @@ async function startReplica(index: number, bin: string, env: Record<string, stri
   return {
     index,
     url,
+    dataDir,
     child,
     output: () => ({ stdout, stderr }),
     kill: () => signal("SIGKILL"),
