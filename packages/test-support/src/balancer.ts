@@ -31,6 +31,10 @@ export async function startBalancer(targets: string[]): Promise<Balancer> {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         res.once("close", () => answer.destroy());
+        // The replica went away mid-answer (killed): the client's connection drops too, as behind a real balancer.
+        answer.once("close", () => {
+          if (!answer.complete) res.destroy();
+        });
       },
     );
     upstream.once("error", (error: NodeJS.ErrnoException) => {
