@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // errors.ts on its own too: clients load the code table without zod.
+  entry: ["src/index.ts", "src/errors.ts"],
   format: ["esm"],
   dts: true,
   clean: true,

@@ -1,5 +1,6 @@
 export * from "./operation.js";
 export * from "./openapi.js";
+export * from "./errors.js";
 // The shapes of the API, one file per resource group (the SDK's types come from these).
 export * from "./schemas/error.js";
 export * from "./schemas/ids.js";
@@ -19,4 +20,5 @@ export * from "./schemas/deployment-fix.js";
 export * from "./schemas/deployment-operations.js";
 export * from "./schemas/billing.js";
 export * from "./schemas/domain.js";
+export * from "./schemas/edge.js";
 export * from "./operations/index.js";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ErrorCode } from "./errors.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -32,7 +33,7 @@ export interface Operation {
   query?: z.ZodObject;
   body?: z.ZodType;
   answers: Readonly<Record<number, OperationAnswer>>;
-  errors?: readonly string[];
+  errors?: readonly ErrorCode[];
 }
 
 /** Keeps the literal types of an operation (its schemas, its statuses) for typed handlers and clients. */

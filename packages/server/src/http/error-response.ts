@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@reposite/contract";
 import { RepositeError } from "@reposite/core";
 import { HTTPError, type H3Event } from "h3";
 import { errorPage } from "../pages/error-page.js";
@@ -5,7 +6,7 @@ import { pageResponse } from "../pages/layout.js";
 import { isPageRequest } from "./page-route.js";
 
 /** Messages for statuses h3 raises itself, worded for people calling the API. */
-const H3_MESSAGES: Record<number, { error: string; code: string }> = {
+const H3_MESSAGES: Record<number, { error: string; code: ErrorCode }> = {
   400: { error: "The request is malformed.", code: "bad_request" },
   404: { error: "There is nothing at this address.", code: "not_found" },
   405: { error: "This method is not allowed here.", code: "method_not_allowed" },
@@ -30,7 +31,7 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
     body = H3_MESSAGES[status] ?? { error: error.message };
   } else {
     status = 500;
-    body = { error: "Something went wrong on our side. Try again; if it keeps happening, tell the operator.", code: "internal" };
+    body = { error: "Something went wrong on our side. Try again; if it keeps happening, tell the operator.", code: "internal" satisfies ErrorCode };
     console.error(`[reposite] ${event.req.method} ${event.url.pathname} failed:`, cause ?? error);
   }
   const extra: Record<string, string> = {};
