@@ -8,7 +8,8 @@ export { CONFIG, siteUrl, type RepositeConfig } from "./config.js";
 export { CLOCK, type Clock } from "./ports/clock.js";
 export { IDS, type IdGenerator } from "./ports/ids.js";
 export { LOCKS, type Locks } from "./ports/locks.js";
-export { STORAGE, type RecordStorage } from "./ports/storage.js";
+export { STORAGE, isTransactionalDriver, type RecordStorage, type TransactionalDriver } from "./ports/storage.js";
+export { withTransaction, supportsTransactions } from "./util/storage-transactions.js";
 export * from "./ports/container-runtime.js";
 export * from "./ports/payments.js";
 export * from "./ports/dns.js";
@@ -206,6 +207,7 @@ export {
 } from "./sites/visits.js";
 export { EdgeRouteTable } from "./edge/edge-route-table.js";
 export type { EdgeApp, EdgeDomain, EdgeRoutes } from "./edge/edge-routes.js";
-export { nginxEdgeConfig, appUpstream, NODE_UPSTREAM, type NginxEdgeSettings } from "./edge/nginx-config.js";
+export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, type NginxEdgeSettings } from "./edge/nginx-config.js";
+export type { NginxMemberGateSettings } from "./edge/nginx-member-gate.js";
 export { edgeFileName, EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE } from "./edge/edge-site-files.js";
 export type { NginxSiteSettings } from "./edge/nginx-site-config.js";

@@ -25,6 +25,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX reposite_event_payloads_created_at ON reposite_event_payloads (created_at);
     `,
   },
+  {
+    version: 2,
+    name: "record expiry",
+    sql: `
+      -- unstorage's ttl option: a record is gone for reads once expires_at has passed, and swept.
+      ALTER TABLE reposite_records ADD COLUMN expires_at timestamptz;
+      CREATE INDEX reposite_records_expires_at ON reposite_records (expires_at) WHERE expires_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** Replicas starting together take turns: the first applies the steps, the others find them done. */

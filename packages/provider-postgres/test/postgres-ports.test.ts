@@ -1,4 +1,5 @@
 import { eventsContract, locksContract, postgresForTests, startPostgres, storageContract } from "@reposite/test-support";
+import { supportsTransactions } from "@reposite/core";
 import { createStorage } from "unstorage";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresEvents, createPostgresLocks, migrate, MIGRATIONS, openPool, postgresStorageDriver } from "../src/index.js";
@@ -33,6 +34,21 @@ describe.skipIf(!server)("provider-postgres", () => {
   eventsContract("postgres LISTEN/NOTIFY", async () => {
     const bus = createPostgresEvents({ url });
     return { bus, teardown: () => bus.close(), inChild: { module: MODULE, exportName: "createPostgresEvents", options: { url } } };
+  });
+
+  it("declares transactions and ttl, and deletes expired records in its sweep", async () => {
+    const storage = createStorage({ driver: postgresStorageDriver({ url, sweepEveryMs: 200 }) });
+    try {
+      expect(supportsTransactions(storage)).toBe(true);
+      await storage.setItem("sweep-test:due", { v: 1 }, { ttl: 1 });
+      await storage.setItem("sweep-test:kept", { v: 1 });
+      const rows = () => lockPool.query<{ key: string }>("SELECT key FROM reposite_records WHERE key LIKE 'sweep-test:%' ORDER BY key");
+      expect((await rows()).rows.map((row) => row.key)).toEqual(["sweep-test:due", "sweep-test:kept"]);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      expect((await rows()).rows.map((row) => row.key)).toEqual(["sweep-test:kept"]);
+    } finally {
+      await storage.dispose();
+    }
   });
 
   it("migrates a new database once when several replicas start together, and finds nothing to do after", async () => {

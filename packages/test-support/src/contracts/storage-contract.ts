@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { RecordStorage } from "@reposite/core";
+import { supportsTransactions, withTransaction, type RecordStorage } from "@reposite/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRASH_KEYS, crashRecord, isWholeCrashRecord } from "../storage-crash-records.mjs";
 
@@ -19,6 +19,18 @@ export interface StorageContractSetup {
 }
 
 const WRITER = fileURLToPath(new URL("../storage-crash-writer.mjs", import.meta.url));
+const TRANSACTION_WRITER = fileURLToPath(new URL("../storage-transaction-writer.mjs", import.meta.url));
+
+/** Starts a child that writes until it is killed; resolves once its first write is done. */
+async function startWriter(script: string, spec: StorageDriverSpec, firstVersion: number) {
+  const child = spawn(process.execPath, [script, JSON.stringify(spec), String(firstVersion)], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+    child.once("exit", (code) => reject(new Error(`the writer exited (${code}) before it was ready`)));
+  });
+  return { child, exited };
+}
 
 /**
  * What core needs of a storage driver, proved the same way for each one: JSON records under
@@ -104,6 +116,83 @@ export function storageContract(name: string, setup: () => Promise<StorageContra
           const value = await storage.getItem(key);
           expect(isWholeCrashRecord(value), `${key} after kill ${kill + 1}`).toBe(true);
         }
+      }
+    });
+
+    it("commits the writes of withTransaction together; a failure between them leaves neither where the driver declares transactions, and the writes made before it where it does not", async () => {
+      await storage.setItem("tx-contract:record", { v: 0 });
+      await storage.setItem("tx-contract:index", ["old"]);
+      const failing = withTransaction(storage, async (tx) => {
+        await tx.setItem("tx-contract:record", { v: 1 });
+        expect(await tx.getItem("tx-contract:record"), "a transaction reads its own writes").toEqual({ v: 1 });
+        throw new Error("injected between the writes");
+      });
+      await expect(failing).rejects.toThrow("injected between the writes");
+      const allOrNothing = supportsTransactions(storage);
+      // The file store's documented behaviour: ordered writes, each whole, the ones made before a failure kept.
+      expect(await storage.getItem("tx-contract:record")).toEqual(allOrNothing ? { v: 0 } : { v: 1 });
+      expect(await storage.getItem("tx-contract:index")).toEqual(["old"]);
+
+      const answer = await withTransaction(storage, async (tx) => {
+        await tx.setItem("tx-contract:record", { v: 2 });
+        await tx.setItem("tx-contract:index", ["old", "new"]);
+        await tx.removeItem("tx-contract:gone");
+        return "done";
+      });
+      expect(answer).toBe("done");
+      expect(await storage.getItem("tx-contract:record")).toEqual({ v: 2 });
+      expect(await storage.getItem("tx-contract:index")).toEqual(["old", "new"]);
+    });
+
+    it("forgets a record written with unstorage's ttl option once it is due where the driver declares ttl, and keeps it where it does not", async () => {
+      const nativeExpiry = storage.getMount("").driver.flags?.ttl === true;
+      await storage.setItem("ttl-contract:short", { v: 1 }, { ttl: 1 });
+      await storage.setItem("ttl-contract:kept", { v: 1 });
+      await storage.setItem("ttl-contract:renewed", { v: 1 }, { ttl: 1 });
+      await storage.setItem("ttl-contract:renewed", { v: 2 }, { ttl: 60 });
+      expect(await storage.getItem("ttl-contract:short")).toEqual({ v: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      // The file store keeps it: core's ExpiringRecords removes such records there (documented).
+      expect(await storage.getItem("ttl-contract:short")).toEqual(nativeExpiry ? null : { v: 1 });
+      expect(await storage.hasItem("ttl-contract:short")).toBe(!nativeExpiry);
+      expect((await storage.getKeys("ttl-contract")).sort()).toEqual(
+        nativeExpiry ? ["ttl-contract:kept", "ttl-contract:renewed"] : ["ttl-contract:kept", "ttl-contract:renewed", "ttl-contract:short"],
+      );
+      expect(await storage.getItem("ttl-contract:renewed")).toEqual({ v: 2 });
+    });
+
+    it("hides a transaction's writes from other readers until it commits, where the driver declares transactions", async (test) => {
+      if (!supportsTransactions(storage)) return test.skip("writes of this driver are seen as they are made (documented)");
+      await storage.setItem("tx-contract:pending", { v: 0 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let written!: () => void;
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      const running = withTransaction(storage, async (tx) => {
+        await tx.setItem("tx-contract:pending", { v: 1 });
+        written();
+        await held;
+      });
+      await wrote;
+      expect(await storage.getItem("tx-contract:pending")).toEqual({ v: 0 });
+      release();
+      await running;
+      expect(await storage.getItem("tx-contract:pending")).toEqual({ v: 1 });
+    });
+
+    it("leaves all the records of a transaction old or all new when its writing process is killed (SIGKILL) mid-transaction", async (test) => {
+      const spec = context.driverInChild;
+      if (!spec) return test.skip("this driver keeps nothing outside its process");
+      const allOrNothing = supportsTransactions(storage);
+      for (let kill = 0; kill < 8; kill++) {
+        const { child, exited } = await startWriter(TRANSACTION_WRITER, spec, kill * 100_000 + 1);
+        await new Promise((resolve) => setTimeout(resolve, 5 + ((kill * 11) % 40)));
+        child.kill("SIGKILL");
+        await exited;
+        const values = await Promise.all(CRASH_KEYS.map((key) => storage.getItem<{ version: number }>(key)));
+        for (const [index, value] of values.entries()) expect(isWholeCrashRecord(value), `${CRASH_KEYS[index]} after kill ${kill + 1}`).toBe(true);
+        // Without transactions each record is whole but they may be of different writes (documented).
+        if (allOrNothing) expect(new Set(values.map((value) => value!.version)).size, `versions after kill ${kill + 1}`).toBe(1);
       }
     });
   });
