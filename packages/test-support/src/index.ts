@@ -11,7 +11,7 @@ export * from "./contracts/storage-contract.js";
 export * from "./contracts/locks-contract.js";
 export { readOutbox, lastMailTo, linkIn } from "./outbox.js";
 export { mailerContract, type MailerContractSetup, type ReceivedMail } from "./contracts/mailer-contract.js";
-export { launchBrowser, DEFAULT_CHROMIUM_PATH, CHROMIUM_ARGS } from "./browser.js";
+export { launchBrowser, DEFAULT_CHROMIUM_PATH, CHROMIUM_ARGS, SCREEN_WIDTHS, AXE_WCAG_AA, axeViolations, screenshotDir, checkAtWidths } from "./browser.js";
 export { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIRequest, type FakeOpenAIFailure } from "./fake-openai.js";
 export { languageModelContract, type LanguageModelContractSetup, type LanguageModelScript } from "./contracts/language-model-contract.js";
 export {

@@ -16,6 +16,10 @@ export interface LayoutOptions {
   body: SafeHtml;
   /** Shows who is signed in and a sign-out button; absent when signed out. */
   session?: PageSession | null;
+  /** A section's own navigation (a site's screens), shown above the body. */
+  subnav?: SafeHtml | null;
+  /** Links to this server's own stylesheets and scripts (pages with a script send a CSP that allows them). */
+  head?: SafeHtml | null;
 }
 
 /**
@@ -74,6 +78,9 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-we
 
 const STYLE_HASH = createHash("sha256").update(STYLESHEET).digest("base64");
 
+/** The CSP source that allows the layout's inline stylesheet, for pages that send their own policy. */
+export const LAYOUT_STYLE_SOURCE = `'sha256-${STYLE_HASH}'`;
+
 /**
  * Nothing but this page's own stylesheet may load or run; forms post only here; no one may frame
  * the page (clickjacking a "Continue" button is the attack to stop).
@@ -113,10 +120,11 @@ export function signOutForm(csrf: string, options: { next?: string; label?: stri
 }
 
 /** The one page frame: header with who is signed in, then the page's own content. */
-export function layout({ title, body, session }: LayoutOptions): SafeHtml {
+export function layout({ title, body, session, subnav, head }: LayoutOptions): SafeHtml {
   const nav = session
     ? html`<nav aria-label="Account">
-        <a href="/account">Tokens</a>
+        <a href="/account/sites">Sites</a>
+        <a href="/account">Account</a>
         <a href="/account/apps">Apps</a>
         <a href="/account/billing">Billing</a>
         ${session.isOperator && html`<a href="/admin">Operator dashboard</a>`}
@@ -132,10 +140,12 @@ export function layout({ title, body, session }: LayoutOptions): SafeHtml {
 <meta name="robots" content="noindex">
 <title>${title} · Reposite</title>
 <style>${new SafeHtml(STYLESHEET)}</style>
+${head}
 </head>
 <body>
 <header><div class="bar"><a class="brand" href="/account">Reposite</a>${nav}</div></header>
 <main id="main">
+${subnav}
 ${body}
 </main>
 </body>

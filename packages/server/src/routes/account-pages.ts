@@ -2,6 +2,7 @@ import { RepositeError, safeNextPath, type Reposite, type TokenLifetime } from "
 import { getQuery, getRouterParam, type H3 } from "h3";
 import { currentSession, endSession, sessionSecret, startSession } from "../http/browser-session.js";
 import { clientAddress } from "../http/client-address.js";
+import { dashboardRoutes } from "../dashboard/index.js";
 import { pageRoute, readPageForm, seeOther, toPageSession } from "../http/page-route.js";
 import { accountPage } from "../pages/account-page.js";
 import { checkEmailPage } from "../pages/check-email-page.js";
@@ -17,7 +18,8 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 
 /**
  * The account pages: sign in or up with a mailed one-time link, sign out, tokens (made only
- * here, by a person); the billing pages are in billing-pages.ts. `trustProxy`: believe
+ * here, by a person), and the dashboard of the person's sites (../dashboard); the billing pages
+ * are in billing-pages.ts. `trustProxy`: believe
  * `X-Forwarded-For` for the client's address, which sign-in mail is limited by.
  */
 export function accountPageRoutes(app: H3, reposite: Reposite, options: { trustProxy?: boolean } = {}): void {
@@ -131,4 +133,6 @@ export function accountPageRoutes(app: H3, reposite: Reposite, options: { trustP
       return seeOther("/account?done=revoked");
     }),
   );
+
+  dashboardRoutes(app, reposite);
 }

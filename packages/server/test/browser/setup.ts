@@ -30,7 +30,14 @@ export interface BrowserRig {
   close(): Promise<void>;
 }
 
-export async function startBrowserRig(options: { operators?: string[] } = {}): Promise<BrowserRig> {
+/**
+ * `env`: more of the operator's environment, for example `OPENAI_BASE_URL` of a fake model.
+ * `sitesOnLocalhost`: published sites answer at `http://<slug>.localhost:<port>/`, which Chromium
+ * resolves to the loopback address, so a test can open them (otherwise at `sites.test`).
+ */
+export async function startBrowserRig(
+  options: { operators?: string[]; env?: Record<string, string>; sitesOnLocalhost?: boolean } = {},
+): Promise<BrowserRig> {
   const github = await startFakeGitHub({ repos: DEFAULT_REPOS });
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-browser-"));
   const port = await freePort();
@@ -40,10 +47,11 @@ export async function startBrowserRig(options: { operators?: string[] } = {}): P
     PORT: String(port),
     HOST: "127.0.0.1",
     REPOSITE_BASE_URL: url,
-    REPOSITE_SITES_DOMAIN: "sites.test",
+    REPOSITE_SITES_DOMAIN: options.sitesOnLocalhost ? `localhost:${port}` : "sites.test",
     REPOSITE_DATA_DIR: dataDir,
     REPOSITE_OPERATORS: (options.operators ?? []).join(","),
     REPOSITE_GITHUB_API_URL: github.url,
+    ...options.env,
   });
   let offset = 0;
   const clock: Clock = { now: () => new Date(Date.now() + offset) };

@@ -1,0 +1,20 @@
+import type { Reposite } from "@reposite/core";
+import type { H3 } from "h3";
+import { dashboardAssetRoutes } from "./dashboard-assets.js";
+import { siteRoutes } from "./site-screen.js";
+import { sitesRoutes } from "./sites-screen.js";
+
+export { dashboardPaths, SITE_SECTIONS, type SiteSection } from "./dashboard-paths.js";
+export { dashboardForm, dashboardRead, dashboardScreen, type DashboardRequest, type Screen } from "./dashboard-route.js";
+export { dashboardResponse, type Said } from "./dashboard-frame.js";
+export { formInput } from "./form-input.js";
+
+/**
+ * The dashboard: a person's sites and everything about them, in the browser, with the browser
+ * session only. One file per screen; each screen registers its page and its forms here.
+ */
+export function dashboardRoutes(app: H3, reposite: Reposite): void {
+  dashboardAssetRoutes(app);
+  sitesRoutes(app, reposite);
+  siteRoutes(app, reposite);
+}
