@@ -2,7 +2,7 @@ import { cp, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { DeploymentView } from "@reposite/core";
-import { buildLocalBaseImages, buildLocalGoImage, docker, dockerForTests, LOCAL_BASE_IMAGES } from "@reposite/test-support";
+import { buildLocalBaseImages, buildLocalBunImage, buildLocalGoImage, buildLocalPythonImage, buildLocalRustImage, docker, dockerForTests, LOCAL_BASE_IMAGES } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
 
@@ -34,15 +34,29 @@ async function buildCorepackImage(): Promise<string> {
 describe.skipIf(!engine.available)("diagnoses of builds that could not reach a registry, on the Engine", () => {
   let h: EngineHarness;
   let go: string | null;
+  let python: string | null;
+  let rust: string | null;
+  let bun: string | null;
   beforeAll(async () => {
-    go = await buildLocalGoImage();
+    // Toolchain images made from this machine's own files, each once per machine (cached by its stamp).
+    [go, python, rust, bun] = await Promise.all([buildLocalGoImage(), buildLocalPythonImage(), buildLocalRustImage(), buildLocalBunImage()]);
     const node = await buildCorepackImage();
     h = await startEngineHarness({
       hosting: { buildConcurrency: 8 },
       // Automatic builds start from local images (base image settings, as REPOSITE_BASE_IMAGE_* give them).
-      config: { baseImages: { node, static: node, ...(go ? { go, runtime: LOCAL_BASE_IMAGES.busybox } : {}) } },
+      config: {
+        baseImages: {
+          node,
+          static: node,
+          runtime: LOCAL_BASE_IMAGES.busybox,
+          ...(go ? { go } : {}),
+          ...(python ? { python } : {}),
+          ...(rust ? { rust } : {}),
+          ...(bun ? { bun } : {}),
+        },
+      },
     });
-  }, 300_000);
+  }, 600_000);
   afterAll(() => h?.close(), 60_000);
 
   async function failedRun(name: string, files: Record<string, string>, setup: Record<string, unknown> = {}): Promise<{ read: DeploymentView; text: string }> {
@@ -120,6 +134,70 @@ describe.skipIf(!engine.available)("diagnoses of builds that could not reach a r
     });
     expect(diagnosis.detail).toContain("the Go module proxy (proxy.golang.org)");
     expect(diagnosis.fix).toContain("go mod vendor");
+  });
+
+  it.concurrent("an automatic build of a Flask app: pip install -r requirements.txt could not reach pypi.org (DNS), with what its owner can do", async () => {
+    expect(python, "a CPython with pip under /root/.pyenv/versions for the local Python image").not.toBeNull();
+    const { read } = await failedRun(
+      "auto-pip",
+      {
+        "requirements.txt": "flask==3.0.3\n",
+        "app.py": 'from flask import Flask\n\napp = Flask(__name__)\n\n@app.get("/")\ndef home():\n    return "ok"\n',
+      },
+      { build_mode: "auto" },
+    );
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({
+      kind: "registry_unreachable",
+      title: "The build could not reach pypi.org (DNS)",
+      evidence: { step: expect.stringContaining("RUN pip install -r requirements.txt"), registry: "pypi.org", network_error: "dns" },
+    });
+    expect(diagnosis.detail).toContain("Failed to establish a new connection");
+    expect(diagnosis.fix).toContain("pypi.org");
+    expect(diagnosis.fix).not.toMatch(/line \d+ of|ENV /);
+    // pip tries five times with growing pauses (about 10 s) after the environment is made; no repository file can shorten it.
+  }, 60_000);
+
+  it.concurrent("an automatic build of a Rust program with a dependency: cargo could not reach the crates.io index (DNS); vendoring is the repository's way out", async () => {
+    expect(rust, "rustup's stable toolchain under /root/.rustup for the local Rust image").not.toBeNull();
+    const { read } = await failedRun(
+      "auto-cargo",
+      {
+        "Cargo.toml": '[package]\nname = "hello"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nitoa = "1"\n',
+        "src/main.rs": 'fn main() {\n    println!("{}", itoa::Buffer::new().format(42));\n}\n',
+        // Cargo's own setting, so it gives up at the first failure rather than after three tries.
+        ".cargo/config.toml": "[net]\nretry = 0\n",
+      },
+      { build_mode: "auto" },
+    );
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({
+      kind: "registry_unreachable",
+      title: "The build could not reach index.crates.io (DNS)",
+      evidence: { step: expect.stringContaining("cargo build --release"), registry: "index.crates.io", network_error: "dns" },
+    });
+    expect(diagnosis.detail).toContain("Could not resolve host: index.crates.io");
+    expect(diagnosis.fix).toContain("cargo vendor");
+  });
+
+  it.concurrent("an automatic build of a Bun app with a dependency: bun install could not reach registry.npmjs.org (TLS)", async () => {
+    expect(bun, "Bun's binary (npm pack @oven/bun-linux-x64) for the local Bun image").not.toBeNull();
+    const { read } = await failedRun(
+      "auto-bun",
+      {
+        "package.json": JSON.stringify({ name: "auto-bun", packageManager: "bun@1.4.5", module: "index.ts", dependencies: { hono: "^4.6.0" } }),
+        "index.ts": 'import { Hono } from "hono";\n\nconst app = new Hono();\napp.get("/", (c) => c.text("ok"));\nexport default { port: Number(process.env.PORT), fetch: app.fetch };\n',
+      },
+      { build_mode: "auto" },
+    );
+    const diagnosis = read.last_run!.diagnosis!;
+    expect(diagnosis).toMatchObject({
+      kind: "registry_unreachable",
+      title: "The build could not reach registry.npmjs.org (TLS)",
+      evidence: { step: expect.stringContaining("bun install"), registry: "registry.npmjs.org", network_error: "tls" },
+    });
+    expect(diagnosis.detail).toContain("downloading package manifest hono");
+    expect(diagnosis.fix).not.toMatch(/line \d+ of|ENV /);
   });
 
   it.concurrent("a FROM the engine does not have: the pull could not reach Docker Hub (DNS), not a wrong name", async () => {
