@@ -15,6 +15,7 @@ export * from "./ports/payments.js";
 export * from "./ports/dns.js";
 export { DomainTable, type DomainEntry } from "./domains/domain-table.js";
 export { DomainsService, type DomainView, type DomainReadView, type DomainVerifyView } from "./domains/domains-service.js";
+export { DomainStore, type DomainRecord } from "./domains/domain-store.js";
 export { parseDomainName, describeDomain, MAX_DOMAIN_LENGTH, type DomainName } from "./domains/domain-name.js";
 export { OWNERSHIP_LABEL, type DnsRecordView, type DnsRecordType } from "./domains/domain-records.js";
 export type { DnsCheck, DnsCheckRecord } from "./domains/dns-check.js";

@@ -4,6 +4,7 @@ import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import type { Product } from "../ports/payments.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { withTransaction } from "../util/storage-transactions.js";
 import { APP_LIMITS_CHANNEL, type AppLimitsChanged } from "./app-limit-events.js";
 import { counts, type PurchaseRecord } from "./purchase.js";
 
@@ -46,14 +47,15 @@ export class PurchaseStore {
     return this.storage.getItem<PurchaseRecord>(purchaseKey(id));
   }
 
-  /** Stores new purchases (one checkout's) and lists them in their indexes. */
+  /** Stores new purchases (one checkout's) and lists them in their indexes, together (one transaction where the storage has them). */
   async insert(purchases: PurchaseRecord[]): Promise<void> {
-    for (const purchase of purchases) await this.storage.setItem(purchaseKey(purchase.id), purchase);
-    for (const purchase of purchases) {
-      await this.addTo(accountIndex(purchase.account_id), purchase.id);
-      await this.addTo(siteIndex(purchase.site_id), purchase.id);
-      await this.addTo(sessionIndex(purchase.session_id), purchase.id);
-    }
+    const listings = purchases.flatMap((purchase) =>
+      [accountIndex(purchase.account_id), siteIndex(purchase.site_id), sessionIndex(purchase.session_id)].map((index) => ({ index, id: purchase.id })),
+    );
+    await this.withIndexLocks(listings, async (tx) => {
+      for (const purchase of purchases) await tx.setItem(purchaseKey(purchase.id), purchase);
+      for (const { index, id } of listings) await addTo(tx, index, id);
+    });
   }
 
   /**
@@ -67,12 +69,17 @@ export class PurchaseStore {
       if (!before) return null;
       const after = change(before);
       if (after === before) return before;
-      await this.storage.setItem(purchaseKey(id), after);
-      if (after.site_id !== before.site_id) {
-        await this.addTo(siteIndex(after.site_id), id);
-        await this.removeFrom(siteIndex(before.site_id), id);
-      }
-      if (after.subscription_id && after.subscription_id !== before.subscription_id) await this.addTo(subscriptionIndex(after.subscription_id), id);
+      // An activation and the subscription's index (a move and the projects' indexes) hold together.
+      const added = [
+        ...(after.site_id !== before.site_id ? [siteIndex(after.site_id)] : []),
+        ...(after.subscription_id && after.subscription_id !== before.subscription_id ? [subscriptionIndex(after.subscription_id)] : []),
+      ].map((index) => ({ index, id }));
+      const removed = after.site_id !== before.site_id ? [{ index: siteIndex(before.site_id), id }] : [];
+      await this.withIndexLocks([...added, ...removed], async (tx) => {
+        await tx.setItem(purchaseKey(id), after);
+        for (const listing of added) await addTo(tx, listing.index, listing.id);
+        for (const listing of removed) await removeFrom(tx, listing.index, listing.id);
+      });
       if (givesOtherwise(before, after)) {
         for (const site of new Set([before.site_id, after.site_id])) this.events.publish(APP_LIMITS_CHANNEL, { site_id: site } satisfies AppLimitsChanged);
       }
@@ -120,19 +127,29 @@ export class PurchaseStore {
     return records.filter((record): record is PurchaseRecord => record !== null);
   }
 
-  private addTo(index: string, id: string): Promise<void> {
-    return this.locks.withLock(index, async () => {
-      const ids = (await this.storage.getItem<string[]>(index)) ?? [];
-      if (!ids.includes(id)) await this.storage.setItem(index, [...ids, id]);
-    });
+  /**
+   * Takes the locks of the indexes `listings` change (in one order, so two writers never wait on
+   * each other), then runs `write` in one transaction: locks first, since a transaction holds a
+   * database connection while it waits.
+   */
+  private withIndexLocks(listings: { index: string }[], write: (tx: RecordStorage) => Promise<void>): Promise<void> {
+    const names = [...new Set(listings.map((listing) => listing.index))].sort();
+    const locked = names.reduceRight<() => Promise<void>>(
+      (inner, name) => () => this.locks.withLock(name, inner),
+      () => withTransaction(this.storage, write),
+    );
+    return locked();
   }
+}
 
-  private removeFrom(index: string, id: string): Promise<void> {
-    return this.locks.withLock(index, async () => {
-      const ids = (await this.storage.getItem<string[]>(index)) ?? [];
-      if (ids.includes(id)) await this.storage.setItem(index, ids.filter((each) => each !== id));
-    });
-  }
+async function addTo(storage: RecordStorage, index: string, id: string): Promise<void> {
+  const ids = (await storage.getItem<string[]>(index)) ?? [];
+  if (!ids.includes(id)) await storage.setItem(index, [...ids, id]);
+}
+
+async function removeFrom(storage: RecordStorage, index: string, id: string): Promise<void> {
+  const ids = (await storage.getItem<string[]>(index)) ?? [];
+  if (ids.includes(id)) await storage.setItem(index, ids.filter((each) => each !== id));
 }
 
 /** Whether a change alters what the purchase gives, and to which project. */

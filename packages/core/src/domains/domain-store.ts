@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { inject, injectable } from "tsyringe";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { withTransaction } from "../util/storage-transactions.js";
 
 /** A project's custom domain as stored. */
 export interface DomainRecord {
@@ -70,15 +71,20 @@ export class DomainStore {
 
   /**
    * The project verified `domain`: it holds it from now on, unless another holds it already (then
-   * null). Answers the other projects that claimed it, whose claims are dropped.
+   * null, and nothing is written). `verified` is the project's record saying so, written with the
+   * name and the dropped claims in one transaction where the storage has them. Answers the other
+   * projects that claimed it, whose claims are dropped.
    */
-  take(domain: string, siteId: string, holds: (holder: string) => Promise<boolean>): Promise<string[] | null> {
+  take(domain: string, siteId: string, holds: (holder: string) => Promise<boolean>, verified: DomainRecord): Promise<string[] | null> {
     return this.locks.withLock(domainNameLock(domain), async () => {
       if (await this.heldByAnother(domain, siteId, holds)) return null;
-      await this.storage.setItem(nameKey(domain), siteId);
-      const claims = (await this.storage.getItem<string[]>(claimsKey(domain))) ?? [];
-      await this.storage.removeItem(claimsKey(domain));
-      return claims.filter((claimant) => claimant !== siteId);
+      return withTransaction(this.storage, async (tx) => {
+        await tx.setItem(nameKey(domain), siteId);
+        const claims = (await tx.getItem<string[]>(claimsKey(domain))) ?? [];
+        await tx.removeItem(claimsKey(domain));
+        await tx.setItem(recordKey(verified.site_id), verified);
+        return claims.filter((claimant) => claimant !== siteId);
+      });
     });
   }
 

@@ -164,12 +164,11 @@ export class DomainsService {
       // Replaced or removed while DNS was asked: what was checked is no longer the project's domain.
       if (current?.domain !== record.domain || current.token !== record.token) return current;
       const now = formatTimestamp(this.clock.now());
-      const others = await this.store.take(current.domain, siteId, (holder) => this.holdsVerified(current.domain, holder));
+      const changed: DomainRecord = { ...current, verified: true, verified_at: current.verified_at ?? now, updated_at: now };
+      const others = await this.store.take(current.domain, siteId, (holder) => this.holdsVerified(current.domain, holder), changed);
       // Another project verified it while DNS was asked.
       if (!others) return this.dropClaim(current, now);
       dropped = others;
-      const changed: DomainRecord = { ...current, verified: true, verified_at: current.verified_at ?? now, updated_at: now };
-      await this.store.save(changed);
       this.remember(changed, slug);
       return changed;
     });

@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { withTransaction } from "../util/storage-transactions.js";
 import type { ProjectRecord } from "./project.js";
 import { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./project-events.js";
 
@@ -26,11 +27,14 @@ export class ProjectStore {
   }
 
   async insert(project: ProjectRecord): Promise<void> {
-    await this.storage.setItem(recordKey(project.id), project);
-    await this.locks.withLock(ownerIndexKey(project.owner_id), async () => {
-      const ids = await this.ownerIds(project.owner_id);
-      await this.storage.setItem(ownerIndexKey(project.owner_id), [...ids, project.id]);
-    });
+    await this.locks.withLock(ownerIndexKey(project.owner_id), () =>
+      // The record first, then the owner's list that points to it: one transaction where the storage has them.
+      withTransaction(this.storage, async (tx) => {
+        await tx.setItem(recordKey(project.id), project);
+        const ids = (await tx.getItem<string[]>(ownerIndexKey(project.owner_id))) ?? [];
+        await tx.setItem(ownerIndexKey(project.owner_id), [...ids, project.id]);
+      }),
+    );
     this.changed(project.id);
   }
 
@@ -38,12 +42,28 @@ export class ProjectStore {
    * Changes a project under its lock, so writers (a PATCH, a page becoming current, a deploy)
    * never undo each other. Answers the changed record, or null when the project is gone.
    */
-  async modify(id: string, change: (project: ProjectRecord) => ProjectRecord | Promise<ProjectRecord>): Promise<ProjectRecord | null> {
+  modify(id: string, change: (project: ProjectRecord) => ProjectRecord | Promise<ProjectRecord>): Promise<ProjectRecord | null> {
+    return this.modifyWith(id, change, async () => {});
+  }
+
+  /**
+   * As `modify`, with other records that must hold together with the change (a slug claim):
+   * `alongWith` writes them through `tx`, in the same transaction as the project where the storage
+   * has transactions, and before it elsewhere. Nothing is written when the project is gone.
+   */
+  async modifyWith(
+    id: string,
+    change: (project: ProjectRecord) => ProjectRecord | Promise<ProjectRecord>,
+    alongWith: (tx: RecordStorage) => Promise<void>,
+  ): Promise<ProjectRecord | null> {
     return this.locks.withLock(recordKey(id), async () => {
       const project = await this.get(id);
       if (!project) return null;
       const changed = await change(project);
-      await this.storage.setItem(recordKey(id), changed);
+      await withTransaction(this.storage, async (tx) => {
+        await alongWith(tx);
+        await tx.setItem(recordKey(id), changed);
+      });
       this.changed(id);
       return changed;
     });

@@ -113,13 +113,23 @@ export class PublishedSiteStore {
    * Gives `slug` to `siteId` unless another project holds it. `isStale(holder)` may say a
    * holder's claim is left over (its project is gone and nothing is served there); such a claim
    * is taken over. Answers whether `siteId` holds the slug now.
+   *
+   * `recordWith`, when given, writes the claim itself along with other records in one transaction
+   * (the project's new slug): it is handed the claim's write and must run it through its `tx`.
+   * Still under the slug's lock, so no other project takes the slug meanwhile.
    */
-  async claim(slug: string, siteId: string, isStale?: (holder: string) => Promise<boolean>): Promise<boolean> {
+  async claim(
+    slug: string,
+    siteId: string,
+    isStale?: (holder: string) => Promise<boolean>,
+    recordWith?: (writeClaim: (tx: RecordStorage) => Promise<void>) => Promise<void>,
+  ): Promise<boolean> {
     return this.locks.withLock(claimKey(slug), async () => {
       const holder = await this.holder(slug);
       if (holder === siteId) return true;
       if (holder !== null && !(await isStale?.(holder))) return false;
-      await this.storage.setItem(claimKey(slug), siteId);
+      const writeClaim = (tx: RecordStorage) => tx.setItem(claimKey(slug), siteId);
+      await (recordWith ? recordWith(writeClaim) : writeClaim(this.storage));
       return true;
     });
   }

@@ -92,8 +92,9 @@ export class PublishingService {
     return this.locks.withLock(siteLock(siteId), async () => {
       const project = await this.projects.getOwned(ownerId, siteId);
       if (project.slug !== slug) {
-        if (!(await this.claim(slug, siteId))) throw conflict(`The address ${slug} is taken; choose another.`, "slug_taken", { field: "slug" });
-        await this.moveTo(project, slug);
+        const updated = await this.claimAndSave(project, slug);
+        if (!updated) throw conflict(`The address ${slug} is taken; choose another.`, "slug_taken", { field: "slug" });
+        await this.moveTo(project, updated);
       }
       return { slug, url: siteUrl(this.config, slug) };
     });
@@ -264,21 +265,21 @@ export class PublishingService {
     const usable = /[a-z0-9]/i.test(project.name.normalize("NFKD"));
     const base = slugFromName(usable ? project.name : project.repository.name);
     for (const candidate of slugCandidates(base)) {
-      if (!(await this.claim(candidate, project.id))) continue;
-      return this.moveTo(project, candidate);
+      const updated = await this.claimAndSave(project, candidate);
+      if (updated) return this.moveTo(project, updated);
     }
     throw conflict("No free address could be derived from the project's name; set one with POST /app/sites/{site_id}/slug.", "slug_taken");
   }
 
   /**
-   * Saves the claimed `slug` on the project, moves a live snapshot there and frees the old
-   * address. Under the site lock, after the claim.
+   * Claims `slug` and saves it on the project together (one transaction where the storage has
+   * them: a crash between the two never leaves a claim the project does not know of). Answers the
+   * changed project, or false when another project holds the slug. Under the site lock.
    */
-  private async moveTo(project: ProjectRecord, slug: string): Promise<ProjectRecord> {
-    const oldSlug = project.slug;
-    const oldUrl = oldSlug ? siteUrl(this.config, oldSlug) : null;
+  private async claimAndSave(project: ProjectRecord, slug: string): Promise<ProjectRecord | false> {
+    const oldUrl = project.slug ? siteUrl(this.config, project.slug) : null;
     const newUrl = siteUrl(this.config, slug);
-    const updated = await this.store.modify(project.id, (record) => ({
+    const change = (record: ProjectRecord): ProjectRecord => ({
       ...record,
       slug,
       updated_at: formatTimestamp(this.clock.now()),
@@ -287,11 +288,26 @@ export class PublishingService {
         record.deployment && oldUrl && record.deployment.url.startsWith(`${oldUrl}/`)
           ? { ...record.deployment, url: newUrl + record.deployment.url.slice(oldUrl.length) }
           : record.deployment,
-    }));
+    });
+    let updated: ProjectRecord | null | undefined;
+    const claimed = await this.sites.claim(slug, project.id, (holder) => this.isStaleClaim(slug, holder), async (writeClaim) => {
+      updated = await this.store.modifyWith(project.id, change, writeClaim);
+    });
+    if (!claimed) return false;
+    // The project held the claim already (an earlier try): its record follows alone.
+    if (updated === undefined) updated = await this.store.modify(project.id, change);
     if (!updated) {
       await this.sites.release(slug, project.id);
       throw notFound("Project not found.");
     }
+    return updated;
+  }
+
+  /** Moves a live snapshot to the project's new slug (saved by `claimAndSave`) and frees the old address. Under the site lock. */
+  private async moveTo(project: ProjectRecord, updated: ProjectRecord): Promise<ProjectRecord> {
+    const oldSlug = project.slug;
+    const slug = updated.slug!;
+    const newUrl = siteUrl(this.config, slug);
     const live = await this.sites.getBySite(project.id);
     if (live && live.slug !== slug) {
       const moved = relocate(live, slug, newUrl, this.clock.now());

@@ -9,6 +9,7 @@ import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp, parseTimestamp } from "../util/timestamps.js";
+import { withTransaction } from "../util/storage-transactions.js";
 import { parseInput } from "../util/validation.js";
 import {
   LIFETIME_DAYS,
@@ -86,10 +87,13 @@ export class TokensService {
         last_used_at: null,
         revoked_at: null,
       };
-      await this.storage.setItem(recordKey(record.id), record);
-      await this.storage.setItem(hashKey(record.hash), record.id);
-      const ids = (await this.storage.getItem<string[]>(indexKey(accountId))) ?? [];
-      await this.storage.setItem(indexKey(accountId), [...ids, record.id]);
+      // The record, its hash index and the account's list hold together (one transaction where the storage has them).
+      await withTransaction(this.storage, async (tx) => {
+        await tx.setItem(recordKey(record.id), record);
+        await tx.setItem(hashKey(record.hash), record.id);
+        const ids = (await tx.getItem<string[]>(indexKey(accountId))) ?? [];
+        await tx.setItem(indexKey(accountId), [...ids, record.id]);
+      });
       return { secret, token: toTokenView(record) };
     });
   }
