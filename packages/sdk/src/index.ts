@@ -23,6 +23,9 @@ export { Members } from "./resources/members.js";
 export { Repohost } from "./resources/repohost.js";
 export { Subdomains } from "./resources/subdomains.js";
 export { path } from "./internal/path.js";
+export { route, type OperationId, type Route } from "./internal/route.js";
+// What clients offer as choices, and every operation's method and path, copied from the contract.
+export { API_OPERATIONS, PROJECT_TYPES, PAGE_KINDS, PLAN_PAGES, BUILD_MODES, BARE_BASE_IMAGES } from "./generated/contract.js";
 export {
   RepositeSDKError,
   RepositeAPIError,

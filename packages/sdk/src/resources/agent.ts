@@ -1,4 +1,5 @@
 import type { RequestOptions } from "../client.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { AgentLoginInput, AgentToken, LoginRequest, Me } from "../types.js";
 
@@ -20,21 +21,21 @@ export class Agent extends APIResource {
    * link is mailed to the person; otherwise (or when `email_sent` is false) they open `verification_url`.
    */
   async login(input: AgentLoginInput, options?: RequestOptions): Promise<AgentLogin> {
-    const request = await this.client.post<LoginRequest>("/agent/login", { ...options, body: input });
+    const request = await this.call<LoginRequest>(route("agent.login"), { ...options, body: input });
     return {
       ...request,
       complete: (code, completeOptions) =>
-        this.client.post<AgentToken>("/agent/token", { ...completeOptions, body: { request_id: request.request_id, code } }),
+        this.call<AgentToken>(route("agent.token"), { ...completeOptions, body: { request_id: request.request_id, code } }),
     };
   }
 
   /** Who the token acts as. `GET /agent/me`. */
   async me(options?: RequestOptions): Promise<Me> {
-    return this.client.get("/agent/me", options);
+    return this.call(route("agent.me"), options);
   }
 
   /** Revokes the token this client uses; its next call answers 401. `DELETE /agent/token` → `204`. */
   async logout(options?: RequestOptions): Promise<void> {
-    return this.client.delete("/agent/token", options);
+    return this.call(route("agent.logout"), options);
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type {
   AccountSummary,
@@ -19,7 +19,7 @@ import type {
 export class Billing extends APIResource {
   /** Prices of every product; needs no token. `GET /billing/prices`. */
   async prices(options?: RequestOptions): Promise<PricesView> {
-    return this.client.get("/billing/prices", options);
+    return this.call(route("billing.prices"), options);
   }
 
   /**
@@ -34,8 +34,8 @@ export class Billing extends APIResource {
     params: { site_id?: string } = {},
     options?: RequestOptions,
   ): Promise<BillingStatuses | ProductStatus> {
-    if (typeof productOrOptions !== "string") return this.client.get("/billing", productOrOptions);
-    return this.client.get(path`/billing/${productOrOptions}`, { ...options, query: { site_id: params.site_id } });
+    if (typeof productOrOptions !== "string") return this.call(route("billing.statuses"), productOrOptions);
+    return this.call(route("billing.status", { product: productOrOptions }), { ...options, query: { site_id: params.site_id } });
   }
 
   /**
@@ -44,16 +44,16 @@ export class Billing extends APIResource {
    * `not_configured`, `already_has`, `not_bundleable`; `503` when the product is not sold here.
    */
   async checkout<P extends Product>(product: P, body: CheckoutInputs[P], options?: RequestOptions): Promise<CheckoutAnswer> {
-    return this.client.post(path`/billing/${product}/checkout`, { ...options, body });
+    return this.call(route("billing.checkout", { product }), { ...options, body });
   }
 
   /** Whether the payment of a checkout went through (`paid` false: not yet). `POST /billing/{product}/confirm`. */
   async confirm(product: Product, sessionId: string, options?: RequestOptions): Promise<ConfirmAnswer> {
-    return this.client.post(path`/billing/${product}/confirm`, { ...options, body: { session_id: sessionId } });
+    return this.call(route("billing.confirm", { product }), { ...options, body: { session_id: sessionId } });
   }
 
   /** What the account has bought and how much is in use. `GET /billing/account/summary`. */
   async summary(options?: RequestOptions): Promise<AccountSummary> {
-    return this.client.get("/billing/account/summary", options);
+    return this.call(route("billing.account.summary"), options);
   }
 }

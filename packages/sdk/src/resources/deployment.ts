@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../client.js";
 import { RepositeSDKError } from "../errors.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type {
   DeployFollowOptions,
@@ -20,7 +20,7 @@ import type {
 export class DeploymentEnv extends APIResource {
   /** Every name, every value masked. `GET /app/sites/{site_id}/deployment/env`. */
   async get(siteId: string, options?: RequestOptions): Promise<EnvView> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/env`, options);
+    return this.call(route("deployment.env.get", { site_id: siteId }), options);
   }
 
   /**
@@ -31,7 +31,7 @@ export class DeploymentEnv extends APIResource {
    * `null` removes a key (see `unset`). Errors: `422` `invalid_request` for a name or value refused.
    */
   async set(siteId: string, env: Record<string, string | null>, options?: RequestOptions): Promise<EnvView> {
-    return this.client.put(path`/app/sites/${siteId}/deployment/env`, { ...options, body: { env } });
+    return this.call(route("deployment.env.set", { site_id: siteId }), { ...options, body: { env } });
   }
 
   /** Removes the keys named; the rest stay. `PUT …/deployment/env` with each key set to null. */
@@ -44,12 +44,12 @@ export class DeploymentEnv extends APIResource {
 export class DeploymentRuns extends APIResource {
   /** The last 20 deploys, newest first. `GET /app/sites/{site_id}/deployment/runs`. */
   async list(siteId: string, options?: RequestOptions): Promise<RunView[]> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/runs`, options);
+    return this.call(route("deployment.runs.list", { site_id: siteId }), options);
   }
 
   /** One deploy with the kept end of its log (`log_tail`). `GET /app/sites/{site_id}/deployment/runs/{run_id}`. */
   async get(siteId: string, runId: string, options?: RequestOptions): Promise<RunDetailView> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/runs/${runId}`, options);
+    return this.call(route("deployment.runs.get", { site_id: siteId, run_id: runId }), options);
   }
 }
 
@@ -70,7 +70,7 @@ export class Deployment extends APIResource {
    * settings the app asks for. `GET /app/sites/{site_id}/repo-check?ref=&path=`.
    */
   async repoCheck(siteId: string, params: { ref?: string; path?: string } = {}, options?: RequestOptions): Promise<RepoCheckResult> {
-    return this.client.get(path`/app/sites/${siteId}/repo-check`, { ...options, query: { ref: params.ref, path: params.path } });
+    return this.call(route("repoCheck.get", { site_id: siteId }), { ...options, query: { ref: params.ref, path: params.path } });
   }
 
   /**
@@ -78,12 +78,12 @@ export class Deployment extends APIResource {
    * a slug from its name. `PUT /app/sites/{site_id}/deployment` → `201` created, `200` changed.
    */
   async setup(siteId: string, setup: DeploymentSetupInput = {}, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.put(path`/app/sites/${siteId}/deployment`, { ...options, body: setup });
+    return this.call(route("deployment.setup", { site_id: siteId }), { ...options, body: setup });
   }
 
   /** The setup, `status`, `url`, and `last_run` (with `diagnosis` when it failed). `GET /app/sites/{site_id}/deployment`. */
   async get(siteId: string, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.get(path`/app/sites/${siteId}/deployment`, options);
+    return this.call(route("deployment.get", { site_id: siteId }), options);
   }
 
   /**
@@ -92,7 +92,7 @@ export class Deployment extends APIResource {
    * `409` `not_configured`, `storage_full`, `run_under_way`; `429` `build_limit`.
    */
   async deploy(siteId: string, options?: RequestOptions): Promise<DeployStarted> {
-    return this.client.post(path`/app/sites/${siteId}/deployment/deploy`, options);
+    return this.call(route("deployment.deploy", { site_id: siteId }), options);
   }
 
   /**
@@ -131,42 +131,42 @@ export class Deployment extends APIResource {
    * repository never changes. `POST /app/sites/{site_id}/deployment/fix` → `202` with the fix's job.
    */
   async fix(siteId: string, options?: RequestOptions): Promise<FixStarted> {
-    return this.client.post(path`/app/sites/${siteId}/deployment/fix`, options);
+    return this.call(route("deployment.fix", { site_id: siteId }), options);
   }
 
   /** Forgets the fix; deploys build the repository's own Dockerfile again. `DELETE /app/sites/{site_id}/deployment/override`. */
   async removeOverride(siteId: string, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.delete(path`/app/sites/${siteId}/deployment/override`, options);
+    return this.call(route("deployment.override.remove", { site_id: siteId }), options);
   }
 
   /** The app's output, up to 5000 lines (`tail`). `GET /app/sites/{site_id}/deployment/logs?tail=`. */
   async logs(siteId: string, params: { tail?: number } = {}, options?: RequestOptions): Promise<string> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/logs`, { ...options, query: { tail: params.tail }, responseType: "text" });
+    return this.call(route("deployment.logs", { site_id: siteId }), { ...options, query: { tail: params.tail }, responseType: "text" });
   }
 
   /** CPU, memory, network and `storage` now. `GET /app/sites/{site_id}/deployment/metrics`. */
   async metrics(siteId: string, options?: RequestOptions): Promise<MetricsView> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/metrics`, options);
+    return this.call(route("deployment.metrics", { site_id: siteId }), options);
   }
 
   /** Memory and disk now, and the sizes that can be bought. `GET /app/sites/{site_id}/deployment/resources`. */
   async resources(siteId: string, options?: RequestOptions): Promise<ResourcesView> {
-    return this.client.get(path`/app/sites/${siteId}/deployment/resources`, options);
+    return this.call(route("deployment.resources", { site_id: siteId }), options);
   }
 
   /** Restarts the app's container. `POST /app/sites/{site_id}/deployment/restart`. */
   async restart(siteId: string, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.post(path`/app/sites/${siteId}/deployment/restart`, options);
+    return this.call(route("deployment.restart", { site_id: siteId }), options);
   }
 
   /** Stops the app; `/app/` answers that it is stopped. `POST /app/sites/{site_id}/deployment/stop`. */
   async stop(siteId: string, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.post(path`/app/sites/${siteId}/deployment/stop`, options);
+    return this.call(route("deployment.stop", { site_id: siteId }), options);
   }
 
   /** Starts a stopped app. `POST /app/sites/{site_id}/deployment/start`. */
   async start(siteId: string, options?: RequestOptions): Promise<DeploymentView> {
-    return this.client.post(path`/app/sites/${siteId}/deployment/start`, options);
+    return this.call(route("deployment.start", { site_id: siteId }), options);
   }
 
   /**
@@ -178,11 +178,11 @@ export class Deployment extends APIResource {
     if (typeof params?.confirm !== "string" || params.confirm === "") {
       throw new RepositeSDKError("resetData needs confirm: the app's slug (it empties the data and cannot be undone).");
     }
-    return this.client.post(path`/app/sites/${siteId}/deployment/reset-data`, { ...options, body: { confirm: params.confirm } });
+    return this.call(route("deployment.reset-data", { site_id: siteId }), { ...options, body: { confirm: params.confirm } });
   }
 
   /** Removes the app: its container, image and data. `DELETE /app/sites/{site_id}/deployment` → `204`. */
   async remove(siteId: string, options?: RequestOptions): Promise<void> {
-    return this.client.delete(path`/app/sites/${siteId}/deployment`, options);
+    return this.call(route("deployment.remove", { site_id: siteId }), options);
   }
 }

@@ -1,4 +1,5 @@
 import type { RequestOptions } from "../client.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { Design } from "../types.js";
 
@@ -6,6 +7,6 @@ import type { Design } from "../types.js";
 export class Designs extends APIResource {
   /** Every design (30). `GET /app/designs`; needs no token. */
   async list(options?: RequestOptions): Promise<Design[]> {
-    return this.client.get("/app/designs", options);
+    return this.call(route("designs.list"), options);
   }
 }

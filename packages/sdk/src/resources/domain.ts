@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { DomainReadView, DomainVerifyView, DomainView } from "../types.js";
 
@@ -13,7 +13,7 @@ export class Domain extends APIResource {
    * `409` `quota_reached`, `domain_taken`, `bare_domain_unavailable`.
    */
   async set(siteId: string, domain: string, options?: RequestOptions): Promise<DomainView> {
-    return this.client.put(path`/app/sites/${siteId}/domain`, { ...options, body: { domain } });
+    return this.call(route("domain.set", { site_id: siteId }), { ...options, body: { domain } });
   }
 
   /**
@@ -22,16 +22,16 @@ export class Domain extends APIResource {
    * Errors: `409` `no_domain`; `402` `payment_required`; `409` `quota_reached`.
    */
   async verify(siteId: string, options?: RequestOptions): Promise<DomainVerifyView> {
-    return this.client.post(path`/app/sites/${siteId}/domain/verify`, options);
+    return this.call(route("domain.verify", { site_id: siteId }), options);
   }
 
   /** The domain, its records, and `live`. `GET /app/sites/{site_id}/domain`; `domain` is null when there is none. */
   async get(siteId: string, options?: RequestOptions): Promise<DomainReadView> {
-    return this.client.get(path`/app/sites/${siteId}/domain`, options);
+    return this.call(route("domain.get", { site_id: siteId }), options);
   }
 
   /** Removes the domain; always free, the project's own address keeps working. `DELETE /app/sites/{site_id}/domain` → `204`. */
   async remove(siteId: string, options?: RequestOptions): Promise<void> {
-    return this.client.delete(path`/app/sites/${siteId}/domain`, options);
+    return this.call(route("domain.remove", { site_id: siteId }), options);
   }
 }

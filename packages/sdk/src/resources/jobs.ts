@@ -6,9 +6,9 @@ import {
   RepositeAPIError,
   RepositeSDKError,
 } from "../errors.js";
-import { path } from "../internal/path.js";
 import { isRetryableStatus, retryDelay } from "../internal/retry.js";
 import { ServerSentEventParser, type ServerSentEvent } from "../internal/sse.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { Job, JobResult, JobStreamEvent } from "../types.js";
 
@@ -44,7 +44,7 @@ export interface JobChainOptions extends Omit<JobStreamOptions, "from"> {
 export class Jobs extends APIResource {
   /** The job. `GET /app/jobs/{job_id}`; `NotFoundError` when it is someone else's or was forgotten (ten minutes after it ended). */
   async get(jobId: string, options?: RequestOptions): Promise<Job> {
-    return this.client.get(path`/app/jobs/${jobId}`, options);
+    return this.call(route("jobs.get", { job_id: jobId }), options);
   }
 
   /**
@@ -52,7 +52,7 @@ export class Jobs extends APIResource {
    * already is answered unchanged. `POST /app/jobs/{job_id}/cancel`.
    */
   async cancel(jobId: string, options?: RequestOptions): Promise<Job> {
-    return this.client.post(path`/app/jobs/${jobId}/cancel`, options);
+    return this.call(route("jobs.cancel", { job_id: jobId }), options);
   }
 
   /**
@@ -118,7 +118,7 @@ export class Jobs extends APIResource {
   }
 
   async *#follow(jobId: string, options: JobStreamOptions): AsyncGenerator<JobStreamEvent, void, undefined> {
-    const route = path`/app/jobs/${jobId}/stream`;
+    const stream = route("jobs.stream", { job_id: jobId });
     const { signal, headers, timeout } = options;
     const maxReconnects = options.maxReconnects ?? DEFAULT_MAX_RECONNECTS;
     const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -132,7 +132,7 @@ export class Jobs extends APIResource {
       const connectedAt = Date.now();
       let progressed = false;
       try {
-        const body = await this.client.get<ReadableStream<Uint8Array>>(route, {
+        const body = await this.call<ReadableStream<Uint8Array>>(stream, {
           ...(headers ? { headers } : {}),
           ...(signal ? { signal } : {}),
           ...(timeout !== undefined ? { timeout } : {}),

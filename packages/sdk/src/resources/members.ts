@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { MemberView } from "../types.js";
 
@@ -7,6 +7,6 @@ import type { MemberView } from "../types.js";
 export class Members extends APIResource {
   /** Newest first; never a password. `GET /app/sites/{site_id}/members`. */
   async list(siteId: string, options?: RequestOptions): Promise<MemberView[]> {
-    return this.client.get(path`/app/sites/${siteId}/members`, options);
+    return this.call(route("members.list", { site_id: siteId }), options);
   }
 }

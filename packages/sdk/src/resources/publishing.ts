@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { PageKind, PublishInput, PublishResult, SlugCheck, SlugView } from "../types.js";
 
@@ -10,7 +10,7 @@ export class Publishing extends APIResource {
    * Answers `{available: true}` or `{available: false, reason}` (`invalid`, `reserved`, `taken`).
    */
   async checkSlug(slug: string, options?: RequestOptions): Promise<SlugCheck> {
-    return this.client.get("/app/subdomain-check", { ...options, query: { slug } });
+    return this.call(route("subdomains.check"), { ...options, query: { slug } });
   }
 
   /**
@@ -19,7 +19,7 @@ export class Publishing extends APIResource {
    * `POST /app/sites/{site_id}/slug`. Errors: `422` `invalid_slug`, `409` `slug_reserved` or `slug_taken`.
    */
   async setSlug(siteId: string, slug: string, options?: RequestOptions): Promise<SlugView> {
-    return this.client.post(path`/app/sites/${siteId}/slug`, { ...options, body: { slug } });
+    return this.call(route("publishing.setSlug", { site_id: siteId }), { ...options, body: { slug } });
   }
 
   /**
@@ -28,7 +28,7 @@ export class Publishing extends APIResource {
    * `POST /app/sites/{site_id}/publish`. Errors: `409` `nothing_to_publish`.
    */
   async publish(siteId: string, input: PublishInput = {}, options?: RequestOptions): Promise<PublishResult> {
-    return this.client.post(path`/app/sites/${siteId}/publish`, { ...options, body: input });
+    return this.call(route("publishing.publish", { site_id: siteId }), { ...options, body: input });
   }
 
   /**
@@ -36,6 +36,6 @@ export class Publishing extends APIResource {
    * Errors: `409` `not_published` (publish the site first), `409` `nothing_to_publish`.
    */
   async publishPage(siteId: string, kind: PageKind, options?: RequestOptions): Promise<PublishResult> {
-    return this.client.post(path`/app/sites/${siteId}/publish-page`, { ...options, body: { kind } });
+    return this.call(route("publishing.publishPage", { site_id: siteId }), { ...options, body: { kind } });
   }
 }

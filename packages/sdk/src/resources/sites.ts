@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type {
   CreateProjectInput,
@@ -19,22 +19,22 @@ export class Sites extends APIResource {
    * The name defaults to the repository's; without `design` the service picks one from the repository.
    */
   async create(input: CreateProjectInput, options?: RequestOptions): Promise<ProjectDetailView> {
-    return this.client.post("/app/sites", { ...options, body: input });
+    return this.call(route("projects.create"), { ...options, body: input });
   }
 
   /** The caller's projects, newest first, with address, visits and app state. `GET /app/sites`. */
   async list(options?: RequestOptions): Promise<ProjectView[]> {
-    return this.client.get("/app/sites", options);
+    return this.call(route("projects.list"), options);
   }
 
   /** One project with its `wizard` and `deployment`. `GET /app/sites/{site_id}`; `NotFoundError` when it is not the caller's. */
   async get(siteId: string, options?: RequestOptions): Promise<ProjectDetailView> {
-    return this.client.get(path`/app/sites/${siteId}`, options);
+    return this.call(route("projects.get", { site_id: siteId }), options);
   }
 
   /** Changes the fields sent and returns the project. `PATCH /app/sites/{site_id}`. */
   async update(siteId: string, changes: UpdateProjectInput, options?: RequestOptions): Promise<ProjectDetailView> {
-    return this.client.patch(path`/app/sites/${siteId}`, { ...options, body: changes });
+    return this.call(route("projects.update", { site_id: siteId }), { ...options, body: changes });
   }
 
   /**
@@ -42,7 +42,7 @@ export class Sites extends APIResource {
    * `DELETE /app/sites/{site_id}` (`?purge=1`) → `204`.
    */
   async delete(siteId: string, params: DeleteProjectOptions = {}, options?: RequestOptions): Promise<void> {
-    return this.client.delete(path`/app/sites/${siteId}`, { ...options, query: { purge: params.purge ? "1" : undefined } });
+    return this.call(route("projects.delete", { site_id: siteId }), { ...options, query: { purge: params.purge ? "1" : undefined } });
   }
 
   /**
@@ -52,11 +52,11 @@ export class Sites extends APIResource {
    * `regenerate_required`, `429` `generation_limit`, `503` `hosting_unavailable`.
    */
   async generate(siteId: string, input: GenerateInput, options?: RequestOptions): Promise<GenerationStarted> {
-    return this.client.post(path`/app/sites/${siteId}/generate`, { ...options, body: input });
+    return this.call(route("generation.start", { site_id: siteId }), { ...options, body: input });
   }
 
   /** People who registered on the project's published site, newest first. `GET /app/sites/{site_id}/members`. */
   async members(siteId: string, options?: RequestOptions): Promise<MemberView[]> {
-    return this.client.get(path`/app/sites/${siteId}/members`, options);
+    return this.call(route("members.list", { site_id: siteId }), options);
   }
 }

@@ -1,4 +1,5 @@
 import type { RequestOptions } from "../client.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { SlugCheck } from "../types.js";
 
@@ -9,6 +10,6 @@ export class Subdomains extends APIResource {
    * (`invalid`, `reserved`, `taken`). `GET /app/subdomain-check?slug=`. Same as `publishing.checkSlug`.
    */
   async check(slug: string, options?: RequestOptions): Promise<SlugCheck> {
-    return this.client.get("/app/subdomain-check", { ...options, query: { slug } });
+    return this.call(route("subdomains.check"), { ...options, query: { slug } });
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { Token } from "../types.js";
 
@@ -7,11 +7,11 @@ import type { Token } from "../types.js";
 export class Tokens extends APIResource {
   /** The account's working tokens, without secrets. `GET /app/tokens`. */
   async list(options?: RequestOptions): Promise<Token[]> {
-    return this.client.get("/app/tokens", options);
+    return this.call(route("tokens.list"), options);
   }
 
   /** Revokes a token; it stops working on its next request. `DELETE /app/tokens/{token_id}` → `204`. */
   async revoke(tokenId: string, options?: RequestOptions): Promise<void> {
-    return this.client.delete(path`/app/tokens/${tokenId}`, options);
+    return this.call(route("tokens.revoke", { token_id: tokenId }), options);
   }
 }

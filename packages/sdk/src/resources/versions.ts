@@ -1,5 +1,5 @@
 import type { RequestOptions } from "../client.js";
-import { path } from "../internal/path.js";
+import { route } from "../internal/route.js";
 import { APIResource } from "../resource.js";
 import type { CreatePageVersionInput, PageKind, PageVersion, PageVersionDetail } from "../types.js";
 
@@ -7,12 +7,12 @@ import type { CreatePageVersionInput, PageKind, PageVersion, PageVersionDetail }
 export class Versions extends APIResource {
   /** Versions of the project's pages, newest first, without HTML. `GET /app/sites/{site_id}/versions?kind=`. */
   async list(siteId: string, params: { kind?: PageKind } = {}, options?: RequestOptions): Promise<PageVersion[]> {
-    return this.client.get(path`/app/sites/${siteId}/versions`, { ...options, query: { kind: params.kind } });
+    return this.call(route("versions.list", { site_id: siteId }), { ...options, query: { kind: params.kind } });
   }
 
   /** One version with its HTML. `GET /app/versions/{version_id}`. */
   async get(versionId: string, options?: RequestOptions): Promise<PageVersionDetail> {
-    return this.client.get(path`/app/versions/${versionId}`, options);
+    return this.call(route("versions.get", { version_id: versionId }), options);
   }
 
   /**
@@ -20,11 +20,11 @@ export class Versions extends APIResource {
    * `POST /app/sites/{site_id}/versions` → `201`.
    */
   async create(siteId: string, input: CreatePageVersionInput, options?: RequestOptions): Promise<PageVersion> {
-    return this.client.post(path`/app/sites/${siteId}/versions`, { ...options, body: input });
+    return this.call(route("versions.create", { site_id: siteId }), { ...options, body: input });
   }
 
   /** Makes an earlier version of a page current again. `PUT /app/sites/{site_id}/actual`. */
   async setCurrent(siteId: string, input: { kind: PageKind; version_id: string }, options?: RequestOptions): Promise<PageVersion> {
-    return this.client.put(path`/app/sites/${siteId}/actual`, { ...options, body: input });
+    return this.call(route("versions.makeCurrent", { site_id: siteId }), { ...options, body: input });
   }
 }
