@@ -255,8 +255,14 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     async startContainer(id: string): Promise<ContainerState> {
-      // A volume's filesystem is mounted again first (after a reboot), never an empty folder bound.
-      await (await loopVolumes())?.mountAll();
+      // Its own volume's filesystem is mounted again first (after a reboot), never an empty folder
+      // bound; other apps' volumes are not this start's business (each would cost a look at the mounts).
+      const volumes = await loopVolumes();
+      if (volumes) {
+        for (const mount of (await inspect(id))?.Mounts ?? []) {
+          if (mount.Type === "volume" && mount.Name) await volumes.mount(mount.Name);
+        }
+      }
       await docker
         .getContainer(id)
         .start()

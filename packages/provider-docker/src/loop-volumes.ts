@@ -32,7 +32,9 @@ export interface LoopVolumes {
   usedBytes(name: string): Promise<number | null>;
   /** Unmounts the volume and deletes its image (its data goes). */
   remove(name: string): Promise<void>;
-  /** Mounts every volume that is not (after a reboot): before any container that binds one starts. */
+  /** Mounts one volume when it is not (after a reboot), before the container that binds it starts; nothing when it is not one of these. */
+  mount(name: string): Promise<void>;
+  /** Mounts every volume that is not (after a reboot): once, when the runtime first finds its volumes. */
   mountAll(): Promise<void>;
   /** Names of the volumes in the folder. */
   names(): Promise<string[]>;
@@ -165,9 +167,13 @@ export function createLoopVolumes(options: LoopVolumesOptions): LoopVolumes {
       const files = await readdir(dir).catch(() => [] as string[]);
       return files.filter((each) => each.endsWith(".img")).map((file) => file.slice(0, -".img".length));
     },
+    mount: (name) =>
+      serial(name, async () => {
+        if (await exists(name)) await mount(name);
+      }),
     async mountAll() {
       for (const name of await this.names()) {
-        await serial(name, () => mount(name)).catch((error: unknown) => console.error(`[provider-docker] cannot mount the volume ${name}: ${firstLine(error)}`));
+        await this.mount(name).catch((error: unknown) => console.error(`[provider-docker] cannot mount the volume ${name}: ${firstLine(error)}`));
       }
     },
   };

@@ -134,6 +134,39 @@ describe.skipIf(!engine.available)("loop-mounted volumes on the Engine", () => {
     expect((await fill(again.id, "/data/fill", 100)).output).toMatch(/No space left on device/);
   }, 120_000);
 
+  it("starting a stopped app after a reboot mounts its own volume again, with its data, and only its own", async () => {
+    if (!loopOn) return;
+    const withVolume = (name: string) =>
+      runtime.runContainer({
+        name: `${run}-${name}`,
+        image,
+        labels,
+        env: {},
+        command: ["sh", "-c", "sleep 3600"],
+        port: 3000,
+        memoryMb: 64,
+        cpus: 0.5,
+        pidsLimit: 50,
+        volume: { name: `${run}-${name}`, path: "/data", limitMb: 20 },
+        network: `${run}-net`,
+      });
+    const own = await withVolume("own");
+    const neighbour = await withVolume("neighbour");
+    await docker(["exec", own.id, "sh", "-c", "echo kept > /data/note"]);
+    for (const app of [own, neighbour]) await runtime.stopContainer(app.id, 0);
+    const mountPoint = (name: string) => join(dir, "volumes", `${run}-${name}`);
+    for (const name of ["own", "neighbour"]) await promisify(execFile)("umount", [mountPoint(name)]);
+
+    const state = await runtime.startContainer(own.id);
+    expect(state.running).toBe(true);
+    expect((await docker(["exec", own.id, "cat", "/data/note"])).stdout.trim()).toBe("kept");
+    const mounts = await readFile("/proc/self/mountinfo", "utf8");
+    expect(mounts).toContain(` ${mountPoint("own")} `);
+    // Another app's volume stays as it is until its own app starts.
+    expect(mounts).not.toContain(` ${mountPoint("neighbour")} `);
+    for (const app of [own, neighbour]) await runtime.removeContainer(app.id);
+  }, 120_000);
+
   it("removing the volume unmounts it and deletes its image", async () => {
     if (!loopOn) return;
     for (const container of await runtime.listContainers(labels)) await runtime.removeContainer(container.id);
