@@ -1,6 +1,11 @@
 import type { Reposite } from "@reposite/core";
 import type { H3 } from "h3";
 import { dashboardAssetRoutes } from "./dashboard-assets.js";
+import { dashboardAppRoutes } from "./app-routes.js";
+import { dashboardCodeHostRoutes } from "./code-host-screen.js";
+import { dashboardDomainRoutes } from "./domain-screen.js";
+import { dashboardJobStreamRoutes } from "./job-stream.js";
+import { dashboardMembersRoutes } from "./members-screen.js";
 import { siteRoutes } from "./site-screen.js";
 import { sitesRoutes } from "./sites-screen.js";
 
@@ -17,4 +22,9 @@ export function dashboardRoutes(app: H3, reposite: Reposite): void {
   dashboardAssetRoutes(app);
   sitesRoutes(app, reposite);
   siteRoutes(app, reposite);
+  dashboardAppRoutes(app, reposite);
+  dashboardDomainRoutes(app, reposite);
+  dashboardMembersRoutes(app, reposite);
+  dashboardCodeHostRoutes(app, reposite);
+  dashboardJobStreamRoutes(app, reposite);
 }

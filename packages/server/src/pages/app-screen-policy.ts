@@ -1,16 +1,23 @@
+import { dashboardPaths } from "../dashboard/dashboard-paths.js";
+import { LAYOUT_STYLE_SOURCE } from "./layout.js";
+
 /**
- * The app screen's Content-Security-Policy: the account pages' rules plus this server's own
- * scripts and a WebSocket back to it. Styles may be inline here: xterm.js writes its own
- * `<style>` elements, and CSP cannot allow those by hash. Scripts stay this server's files only.
+ * The App and Domain screens' Content-Security-Policy: the dashboard's, plus this server's
+ * /account/assets (the screen's script and xterm.js). With a bare box's terminal also a
+ * WebSocket back to this server, and inline styles: xterm.js writes its own `<style>` elements,
+ * which CSP cannot allow by hash (and a hash in the list would switch 'unsafe-inline' off).
+ * Scripts stay this server's two asset folders only.
  */
-export function appScreenPolicy(baseUrl: string): string {
+export function appScreenPolicy(baseUrl: string, options: { terminal?: boolean } = {}): string {
   const base = new URL(baseUrl);
+  const assets = `${base.origin}${dashboardPaths.assets}/ ${base.origin}/account/assets/`;
   const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
   return [
     "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    `connect-src 'self' ${socket}`,
+    `script-src ${assets}`,
+    options.terminal ? "style-src 'self' 'unsafe-inline'" : `style-src ${LAYOUT_STYLE_SOURCE} ${assets}`,
+    "img-src 'self'",
+    options.terminal ? `connect-src 'self' ${socket}` : "connect-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
     "base-uri 'none'",

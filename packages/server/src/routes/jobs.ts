@@ -35,15 +35,29 @@ export function jobRoutes(app: H3, reposite: Reposite, options: JobRoutesOptions
 
   operationRoute(app, jobStream, async (event, { params, query }) => {
     const { account } = await requireToken(reposite, event);
-    const from = query.from ?? resumePointOfHeader(event);
-    const stop = new AbortController();
-    const events = reposite.jobs.events(account.id, params.job_id, from, stop.signal);
-    // The first event (meta) is read before answering, so 404 and 422 still get their status.
-    const first = await events.next();
-    if (first.done) throw new RepositeError(404, "Job not found.");
-    event.req.signal?.addEventListener("abort", () => stop.abort(), { once: true });
-    return new Response(sseBody(first.value, events, stop, keepAliveMs), { status: 200, headers: SSE_HEADERS });
+    return jobEventStream(reposite, event, account.id, params.job_id, query.from, keepAliveMs);
   });
+}
+
+/**
+ * `ownerId`'s job `jobId` as server-sent events from `from` (else the `Last-Event-ID` header plus
+ * one, else the start): the API's stream, and the dashboard's for a browser session.
+ */
+export async function jobEventStream(
+  reposite: Reposite,
+  event: H3Event,
+  ownerId: string,
+  jobId: string,
+  from: number | undefined,
+  keepAliveMs = KEEP_ALIVE_MS,
+): Promise<Response> {
+  const stop = new AbortController();
+  const events = reposite.jobs.events(ownerId, jobId, from ?? resumePointOfHeader(event), stop.signal);
+  // The first event (meta) is read before answering, so 404 and 422 still get their status.
+  const first = await events.next();
+  if (first.done) throw new RepositeError(404, "Job not found.");
+  event.req.signal?.addEventListener("abort", () => stop.abort(), { once: true });
+  return new Response(sseBody(first.value, events, stop, keepAliveMs), { status: 200, headers: SSE_HEADERS });
 }
 
 /**

@@ -18,10 +18,11 @@ export interface ScreenRig {
   close(): Promise<void>;
 }
 
-export async function startScreenRig(): Promise<ScreenRig> {
+/** `harness`: options of the engine harness (shorter health checks, …); its base URL is always the rig's. */
+export async function startScreenRig(harness: Parameters<typeof startEngineHarness>[0] = {}): Promise<ScreenRig> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const h = await startEngineHarness({ config: { baseUrl: url } });
+  const h = await startEngineHarness({ ...harness, config: { ...harness.config, baseUrl: url } });
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-screen-"));
   const settings = settingsFromEnv({ PORT: String(port), HOST: "127.0.0.1", REPOSITE_BASE_URL: url, REPOSITE_DATA_DIR: dataDir });
   const server = await startServer({ settings, reposite: h.reposite });

@@ -52,7 +52,8 @@ describe.skipIf(!engine.available)("an app's screen in Chromium, on the engine",
     expect((await page.goto("/account"))?.status()).toBe(200);
     await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Apps" }).click();
     await page.getByRole("link", { name: "screen-broken" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/account/apps/${brokenSite}`);
+    // The app's screen is its site's App screen in the dashboard.
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/account/sites/${brokenSite}/app`);
     await expect.poll(() => page.getByRole("heading", { name: "screen-broken" }).isVisible()).toBe(true);
     const { last_run } = await rig.h.reposite.hosting.read(owner.accountId, brokenSite);
     expect(last_run?.status).toBe("failed");
@@ -63,9 +64,9 @@ describe.skipIf(!engine.available)("an app's screen in Chromium, on the engine",
     expect(main).toContain(diagnosis.detail);
     expect(main).toContain(diagnosis.fix);
     expect(await page.locator("#app-status").innerText()).toBe("Failed");
-    expect(await page.locator("tbody tr").count()).toBe(1);
-    expect(await page.locator("tbody tr").innerText()).toContain(last_run!.run_id);
-    expect(await page.locator("#env-keys").innerText()).toBe("API_SECRET");
+    expect(await page.locator("#runs tbody tr").count()).toBe(1);
+    expect(await page.locator("#runs tbody tr").innerText()).toContain(last_run!.run_id);
+    expect(await page.locator("#env-keys code").allInnerTexts()).toEqual(["API_SECRET"]);
     expect(await page.content()).not.toContain("value-never-shown-42");
     await page.screenshot({ path: join(SCREENSHOT_DIR, "app-screen-failed.png"), fullPage: true });
 
@@ -169,9 +170,13 @@ describe.skipIf(!engine.available)("an app's screen in Chromium, on the engine",
     expect(logs.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect((await get(`/account/apps/${boxSite}/logs?tail=lots`, { cookie: owner.cookie })).status).toBe(422);
     expect(await (await get(`/account/apps/${boxSite}/metrics`, { cookie: owner.cookie })).json()).toMatchObject({ running: true, memory: { limit_mb: 512 } });
-    // The page's policy: scripts from here only, sockets back to here only.
-    const page = await get(`/account/apps/${boxSite}`, { cookie: owner.cookie });
-    expect(page.headers.get("content-security-policy")).toContain(`script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ${rig.url.replace("http", "ws")}`);
+    // The old address leads to the dashboard's App screen, whose policy allows scripts from this server's asset folders only, sockets back to here only.
+    const old = await get(`/account/apps/${boxSite}`, { cookie: owner.cookie });
+    expect([old.status, old.headers.get("location")]).toEqual([303, `/account/sites/${boxSite}/app`]);
+    const page = await get(`/account/sites/${boxSite}/app`, { cookie: owner.cookie });
+    expect(page.headers.get("content-security-policy")).toContain(
+      `script-src ${rig.url}/dashboard/assets/ ${rig.url}/account/assets/; style-src 'self' 'unsafe-inline'; img-src 'self'; connect-src 'self' ${rig.url.replace("http", "ws")}`,
+    );
     expect(await page.text()).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|screen-box\.sites\.example)/);
     const xterm = await get("/account/assets/xterm.mjs");
     expect(xterm.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
