@@ -121,6 +121,7 @@ export async function startServer(
         table: edgeTable,
         appRoutes: reposite.container.resolve(AppRoutes),
         reposite,
+        memberGate: appProxy.memberGate,
       });
     }
     if (!server.listening) await listen(server, port, hostname, "PORT");

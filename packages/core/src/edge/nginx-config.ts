@@ -1,5 +1,7 @@
 import type { AppTarget } from "../hosting/app-routes.js";
-import type { EdgeRoutes } from "./edge-routes.js";
+import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
+import { forwarding } from "./nginx-forwarding.js";
+import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 
 /** What the generated nginx configuration needs besides the routes. */
@@ -20,6 +22,8 @@ export interface NginxEdgeSettings {
   user?: string;
   /** Serve published sites from files (`nginx-site-config.ts`); without it every page goes to Reposite. */
   sites?: NginxSiteSettings;
+  /** Serve members-only apps through Reposite's member gate (`nginx-member-gate.ts`); without it they go to Reposite. */
+  memberGate?: NginxMemberGateSettings;
 }
 
 /** The upstream name of Reposite's own process: the map's default, so whatever no app takes goes there. */
@@ -107,72 +111,82 @@ function mainConfig(settings: NginxEdgeSettings): string {
     '    "~^/app(?<reposite_rest>/.*)$" $reposite_rest;',
     '    "~^/app(?<reposite_query>\\?.*)$" /$reposite_query;',
     "  }",
-    // Relative to this file's folder: a candidate is tested beside its own routes before it replaces the running pair.
-    "  include routes.conf;",
     ...(sites ? siteHttp(sites) : []),
     // An app gets its path without `/app`; Reposite (gated, stopped, cookies) gets the request as sent.
     "  map $reposite_upstream $reposite_app_path {",
     "    default $reposite_app_uri;",
     `    ${NODE_UPSTREAM} $request_uri;`,
     "  }",
-    "  server {",
-    `    listen ${listen} default_server;`,
-    "    server_name _;",
-    ...(sites ? siteLocations(sites) : []),
-    sites ? "    location @reposite_node {" : "    location / {",
-    ...forwarding("      "),
-    '      proxy_set_header X-Forwarded-Prefix "";',
-    `      proxy_pass http://${NODE_UPSTREAM};`,
-    "    }",
-    "    location ~ ^/app(/|$) {",
-    ...forwarding("      "),
-    "      proxy_set_header X-Forwarded-Prefix /app;",
-    // Only Reposite sets who the member is; apps reached here are not members-only.
-    '      proxy_set_header X-Reposite-Member-Id "";',
-    '      proxy_set_header X-Reposite-Member-Email "";',
-    // An app's cookie belongs to the site's host alone, never to a parent domain.
-    "      proxy_cookie_domain ~^.*$ $host;",
-    "      add_header X-Reposite-Edge nginx always;",
-    "      proxy_pass http://$reposite_upstream$reposite_app_path;",
-    "    }",
-    "  }",
+    ...(settings.memberGate ? memberGateHttp(settings.memberGate, dir) : []),
+    // Relative to this file's folder: a candidate is tested beside its own routes before it replaces
+    // the running pair. After the log formats and maps its members-only server uses.
+    "  include routes.conf;",
+    ...serverBlock(settings, listen, null),
     "}",
     "",
   ].join("\n");
 }
 
 /**
- * Headers every proxied request gets. Repeated in each location: a location that sets any
- * `proxy_set_header` inherits none from the server block.
+ * One `server`: the default one (`names` null) or the one of members-only apps' hosts, whose
+ * `/app` asks the member gate first. Both serve site files and send the rest to Reposite.
  */
-function forwarding(indent: string): string[] {
+function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonly string[] | null): string[] {
+  const sites = settings.sites;
+  const app = names
+    ? memberGateLocations(settings.memberGate!)
+    : [
+        "    location ~ ^/app(/|$) {",
+        ...forwarding("      "),
+        "      proxy_set_header X-Forwarded-Prefix /app;",
+        // Only Reposite sets who the member is; apps reached here are not members-only.
+        '      proxy_set_header X-Reposite-Member-Id "";',
+        '      proxy_set_header X-Reposite-Member-Email "";',
+        // An app's cookie belongs to the site's host alone, never to a parent domain.
+        "      proxy_cookie_domain ~^.*$ $host;",
+        "      add_header X-Reposite-Edge nginx always;",
+        "      proxy_pass http://$reposite_upstream$reposite_app_path;",
+        "    }",
+      ];
   return [
-    "proxy_set_header Host $http_host;",
-    "proxy_set_header Upgrade $http_upgrade;",
-    "proxy_set_header Connection $reposite_connection;",
-    "proxy_set_header X-Forwarded-For $remote_addr;",
-    "proxy_set_header X-Forwarded-Proto $reposite_proto;",
-    "proxy_set_header X-Forwarded-Host $http_host;",
-    // The visitor's own forwarding claims never pass.
-    'proxy_set_header Forwarded "";',
-    'proxy_set_header X-Real-IP "";',
-    'proxy_set_header X-Forwarded-Port "";',
-    'proxy_set_header X-Forwarded-Ssl "";',
-    'proxy_set_header X-Forwarded-Server "";',
-  ].map((line) => indent + line);
+    "  server {",
+    names ? `    listen ${listen};` : `    listen ${listen} default_server;`,
+    names ? `    server_name ${names.map((name) => `"${name.replace(/["\\]/g, "")}"`).join(" ")};` : "    server_name _;",
+    ...(sites ? siteLocations(sites) : []),
+    sites ? "    location @reposite_node {" : "    location / {",
+    ...forwarding("      "),
+    '      proxy_set_header X-Forwarded-Prefix "";',
+    `      proxy_pass http://${NODE_UPSTREAM};`,
+    "    }",
+    ...(names && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
+    ...app,
+    "  }",
+  ];
 }
 
-function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
-  const direct = routes.apps.filter((app) => app.target && !app.gated);
-  const upstreamOf = new Map(direct.map((app) => [app.slug, appUpstream(app.siteId)]));
-  const hosts: [string, string][] = direct.map((app) => [`${app.slug}.${routes.sitesDomain}`, appUpstream(app.siteId)]);
+/** Apps nginx sends to directly: running, and open (or members-only with the member gate on). */
+export const nginxServedApps = (routes: EdgeRoutes, settings: Pick<NginxEdgeSettings, "memberGate">) =>
+  routes.apps.filter((app) => app.target && (!app.gated || settings.memberGate));
+
+/** Each app's hosts (`<slug>.<sitesDomain>` and its verified custom domains) with its upstream. */
+function hostsOf(apps: readonly EdgeApp[], routes: EdgeRoutes): [string, string][] {
+  const upstreamOf = new Map(apps.map((app) => [app.slug, appUpstream(app.siteId)]));
+  const hosts: [string, string][] = apps.map((app) => [`${app.slug}.${routes.sitesDomain}`, appUpstream(app.siteId)]);
   for (const { domain, slug } of routes.domains) {
     const upstream = upstreamOf.get(slug);
     if (upstream) hosts.push([domain, upstream]);
   }
+  return hosts;
+}
+
+function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
+  const served = nginxServedApps(routes, settings);
+  const hosts = hostsOf(served.filter((app) => !app.gated), routes);
+  const gatedHosts = hostsOf(served.filter((app) => app.gated), routes);
+  const listen = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]:${settings.listen.port}` : `${settings.listen.hostname}:${settings.listen.port}`;
   return [
     ...(settings.sites ? siteHostMap(routes) : []),
-    `# Route table version ${routes.version}: ${direct.length} app${direct.length === 1 ? "" : "s"} served by nginx directly.`,
+    `# Route table version ${routes.version}: ${served.length} app${served.length === 1 ? "" : "s"} served by nginx directly.`,
     "map $reposite_cookie_mark$host $reposite_upstream {",
     `  default ${NODE_UPSTREAM};`,
     ...hosts.map(([host, upstream]) => `  ${quoted(host)} ${upstream};`),
@@ -181,7 +195,7 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     `  server ${address(settings.node)};`,
     "  keepalive 64;",
     "}",
-    ...direct.flatMap((app) => [
+    ...served.flatMap((app) => [
       `upstream ${appUpstream(app.siteId)} {`,
       `  server ${address(app.target!)};`,
       "  keepalive 32;",
@@ -189,6 +203,9 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
       "  keepalive_timeout 4s;",
       "}",
     ]),
+    ...(settings.memberGate ? memberGateRoutes(settings.memberGate, gatedHosts) : []),
+    // Members-only apps' hosts get a server of their own, whose /app asks the gate first: no `if`.
+    ...(settings.memberGate && gatedHosts.length ? serverBlock(settings, listen, gatedHosts.map(([host]) => host)).map((line) => line.slice(2)) : []),
     "",
   ].join("\n");
 }

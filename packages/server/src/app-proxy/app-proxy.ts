@@ -48,6 +48,13 @@ export interface AppProxy {
    * let through or refused) and answers true; false leaves the socket to the caller.
    */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /**
+   * The members gate alone, for the nginx edge's `auth_request` (`edge/member-gate.ts`): who may use
+   * the app at `host`, from memory as `listener` decides. Answers the member (null: let in without
+   * one, as on a site without the gate), or `"reposite"` when Reposite must answer the request
+   * itself (signed out on a members-only app, an address without a site).
+   */
+  memberGate(host: string | undefined, cookie: string | undefined): Promise<{ member: MemberView | null } | "reposite">;
   /** Closes the kept-alive connections to apps. */
   close(): void;
 }
@@ -161,13 +168,18 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
    * The members gate and the route, from memory: the project (gate), the member's session and the
    * app's target are each read from storage only the first time (and after a change).
    */
-  async function decide(site: PublishedSiteInfo, headers: DecidingHeaders, method: string, url: string, websocket: boolean): Promise<Decision> {
+  async function gate(site: PublishedSiteInfo, cookie: string | undefined) {
     const project: CachedProject | null = projects.peek(site.site_id) ?? (await projects.get(site.site_id));
-    const secret = cookieValue(headers.cookie, memberCookie(site));
+    const secret = cookieValue(cookie, memberCookie(site));
     const current = secret ? (sessions.peek(site.site_id, secret) ?? (await sessions.find(site.site_id, secret))) : null;
-    const frame: PageFrame = { site, project, clock };
     // The owner's setting, on the project this site belongs to.
     const gated = project !== null && project.owner_id === site.owner_id && project.auth_redirect_to_app;
+    return { project, current, gated };
+  }
+
+  async function decide(site: PublishedSiteInfo, headers: DecidingHeaders, method: string, url: string, websocket: boolean): Promise<Decision> {
+    const { project, current, gated } = await gate(site, headers.cookie);
+    const frame: PageFrame = { site, project, clock };
     if (gated && !current) {
       if (!websocket && (method === "GET" || method === "HEAD")) return { answer: signInRedirect(url) };
       return { answer: signInFirstPage(frame) };
@@ -276,6 +288,17 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
       if (known !== undefined) void serveUpgrade(req, socket, head, known, headers, url);
       else site().then((found) => serveUpgrade(req, socket, head, found, headers, url), (error: unknown) => failed(socket, req, error));
       return true;
+    },
+
+    async memberGate(host, cookie) {
+      const slug = route(host);
+      if (slug === null || !SLUG.test(slug)) return "reposite";
+      const known = sites.peek(slug);
+      const site = known ? known.site : known === null ? (appOnly.peek(slug) ?? (await appOnly.get(slug))) : ((await sites.get(slug))?.site ?? appOnly.peek(slug) ?? (await appOnly.get(slug)));
+      if (!site) return "reposite";
+      const { current, gated } = await gate(site, cookie);
+      if (gated && !current) return "reposite";
+      return { member: current?.member ?? null };
     },
 
     close() {

@@ -34,7 +34,7 @@ const FRAMING = new Set(["host", "content-length", "transfer-encoding"]);
 const UNCHUNKED_METHODS = new Set(["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"]);
 
 /** A header value must be a ByteString; an email outside ASCII travels percent-encoded. */
-const headerValue = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value));
+export const headerValue = (value: string) => (/^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value));
 
 /** The Cookie header without Reposite's own cookies (the member session above all), or null when nothing is left. */
 export function withoutRepositeCookies(cookie: string): string | null {

@@ -1,7 +1,8 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { nginxEdgeConfig, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type Reposite } from "@reposite/core";
+import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type Reposite } from "@reposite/core";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
+import { startMemberGate, type MemberGateDecision, type MemberGateListener } from "./member-gate.js";
 import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
 import { startVisitLog, type VisitLog } from "./visit-log.js";
 import { startNginx, testConfig, type NginxProcess } from "./nginx-process.js";
@@ -25,7 +26,14 @@ export interface NginxEdgeOptions {
   binary?: string;
   /** When given, nginx serves its published sites from files under `<dir>/sites` and logs their visits to it. */
   reposite?: Reposite;
+  /** When given, nginx serves members-only apps too, asking this gate first (`AppProxy.memberGate`). */
+  memberGate?: MemberGateDecision;
+  /** How long nginx keeps a gate decision (seconds): a sign-out holds within this. Default 3. */
+  memberGateCacheSeconds?: number;
 }
+
+/** Default bound of a gate decision kept by nginx (seconds). */
+export const MEMBER_GATE_CACHE_SECONDS = 3;
 
 /** nginx in front of Reposite, kept in step with the route table. */
 export interface NginxEdge {
@@ -42,7 +50,6 @@ export interface NginxEdge {
 }
 
 const key = (target: AppTarget) => `${target.host}:${target.port}`;
-const directTargets = (routes: EdgeRoutes) => routes.apps.filter((app) => app.target && !app.gated).map((app) => app.target!);
 
 /**
  * Writes nginx's configuration from the route table, starts nginx, and reloads it when routes
@@ -68,7 +75,10 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
   }
   const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
-  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user };
+  const gate: MemberGateListener | undefined = options.memberGate ? await startMemberGate(options.memberGate) : undefined;
+  const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
+  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate };
+  const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
 
   // A target nginx may send to is held from the moment the table names it until a reload that no
   // longer names it is done and its old workers are gone.
@@ -103,6 +113,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   } catch (error) {
     await sites?.close();
     await visitLog?.close();
+    await gate?.close();
     throw error;
   }
   servedVersion = first.version;
@@ -156,6 +167,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
       await running;
       await sites?.close();
       await visitLog?.close();
+      await gate?.close();
       for (const release of holds.values()) release();
       holds.clear();
     },
