@@ -1,9 +1,9 @@
-import { createClient, type ProjectDetailView, type RepositeClient } from "@reposite/sdk";
+import { createClient, LOCAL_SERVER_URL, type ProjectDetailView, type RepositeClient } from "@reposite/sdk";
 import { configPath, readConfig } from "./config-file.js";
 import { CliError, EXIT, UsageError } from "./exit-codes.js";
 
-/** The server when nothing names one: a `reposite serve` on this machine, as the MCP server assumes. */
-export const DEFAULT_SERVER = "http://localhost:3000";
+/** The server when nothing names one: a `reposite serve` on this machine (the SDK's, as the MCP server's). */
+export const DEFAULT_SERVER = LOCAL_SERVER_URL;
 
 /**
  * The server a command talks to: `--server`, else `REPOSITE_URL`, else the one logged in to, else

@@ -1,7 +1,7 @@
-import { createClient, type RepositeClient } from "@reposite/sdk";
+import { createClient, LOCAL_SERVER_URL, type RepositeClient } from "@reposite/sdk";
 
-/** Where the API is when REPOSITE_URL is not set: a server started with `reposite serve` on this machine. */
-export const DEFAULT_URL = "http://localhost:3000";
+/** Where the API is when REPOSITE_URL is not set: a server started with `reposite serve` on this machine (the SDK's). */
+export const DEFAULT_URL = LOCAL_SERVER_URL;
 
 /** What the tools work with: a client, or why there is none (said by every tool, so the agent can tell the person). */
 export type Connection = { client: RepositeClient; baseURL: string } | { problem: string; baseURL: string };

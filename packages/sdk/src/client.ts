@@ -23,6 +23,12 @@ import { Versions } from "./resources/versions.js";
 
 export type { HttpMethod } from "./internal/retry.js";
 
+/**
+ * Where a Reposite server started with `reposite serve` on this machine listens: the address the
+ * CLI and the MCP server use when nothing names another.
+ */
+export const LOCAL_SERVER_URL = "http://localhost:3000";
+
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const ACCEPT = { json: "application/json", text: "text/plain", stream: "text/event-stream" } as const;

@@ -1,4 +1,4 @@
-import type { DeploymentSetupInput, DeploymentView, Diagnosis, RepositeClient } from "@reposite/sdk";
+import { BUILD_MODES, type DeploymentSetupInput, type DeploymentView, type Diagnosis, type RepositeClient } from "@reposite/sdk";
 import { cliCommand, type CommandEnv } from "../command.js";
 import { connect, findSite } from "../connection.js";
 import { UsageError } from "../exit-codes.js";
@@ -6,7 +6,6 @@ import type { Output } from "../output.js";
 import { elapsed, ProgressLine } from "../progress-line.js";
 import { SITE_ARG } from "./sites.js";
 
-const BUILD_MODES = ["dockerfile", "auto", "bare"];
 
 /**
  * `reposite deploy <site>`: builds the repository and runs it as the site's app. A site without an
@@ -19,7 +18,7 @@ export function deployCommand(env: CommandEnv) {
     args: {
       site: SITE_ARG,
       follow: { type: "boolean", alias: "f", description: "show the build log live and wait for the end; exit 1 when the deploy fails" },
-      "build-mode": { type: "enum", options: BUILD_MODES, description: "dockerfile (default), auto (Reposite writes one) or bare", valueHint: "mode" },
+      "build-mode": { type: "enum", options: [...BUILD_MODES], description: "dockerfile (default), auto (Reposite writes one) or bare", valueHint: "mode" },
       dockerfile: { type: "string", description: "the Dockerfile's path in the repository (default: Dockerfile)", valueHint: "path" },
       port: { type: "string", description: "the port the app listens on (default 3000, given to it as PORT)", valueHint: "number" },
       ref: { type: "string", description: "branch, tag or commit to build (default: the default branch)", valueHint: "ref" },

@@ -1,4 +1,4 @@
-import type { Job, PlanPage, ProjectType, RepositeClient } from "@reposite/sdk";
+import { PLAN_PAGES, PROJECT_TYPES, type Job, type PageKind, type PlanPage, type ProjectType, type RepositeClient } from "@reposite/sdk";
 import { cliCommand, type CommandEnv } from "../command.js";
 import { connect, findSite } from "../connection.js";
 import { UsageError } from "../exit-codes.js";
@@ -6,9 +6,9 @@ import type { Output } from "../output.js";
 import { elapsed, ProgressLine } from "../progress-line.js";
 import { SITE_ARG } from "./sites.js";
 
-const MODES: ProjectType[] = ["saas", "website", "landing"];
-const PLAN_PAGES: PlanPage[] = ["about", "faq", "auth"];
-const PAGE_NAMES: Record<string, string> = { template: "landing page", about: "About page", faq: "FAQ page", auth: "sign-in page" };
+// The choices are the contract's (through the SDK); a page kind it adds needs a name here (a type error until then).
+const PAGE_NAMES: Record<PageKind, string> = { template: "landing page", about: "About page", faq: "FAQ page", auth: "sign-in page" };
+const pageName = (kind: unknown): string | undefined => PAGE_NAMES[kind as PageKind];
 
 /** `reposite generate <site>`: writes the site's pages; `--follow` waits for each page. */
 export function generateCommand(env: CommandEnv) {
@@ -17,7 +17,7 @@ export function generateCommand(env: CommandEnv) {
     description: "Write the site's pages (a landing page, and the pages of the plan)",
     args: {
       site: SITE_ARG,
-      mode: { type: "enum", options: MODES, description: "the project type (default: the site's plan, else landing)", valueHint: "type" },
+      mode: { type: "enum", options: [...PROJECT_TYPES], description: "the project type (default: the site's plan, else landing)", valueHint: "type" },
       pages: { type: "string", description: `pages besides the landing page, comma-separated: ${PLAN_PAGES.join(", ")}`, valueHint: "list" },
       community: { type: "boolean", description: "add a community forum (saas, website)" },
       instructions: { type: "string", description: "wishes for the pages (at most 2000 characters)", valueHint: "text" },
@@ -39,7 +39,7 @@ export function generateCommand(env: CommandEnv) {
       });
       if (!args.follow) {
         out.result(started, () => {
-          out.line(`Writing ${started.generating.map((kind) => PAGE_NAMES[kind] ?? kind).join(", ")} of ${site.name} (job ${started.job_id}).`);
+          out.line(`Writing ${started.generating.map((kind) => pageName(kind) ?? kind).join(", ")} of ${site.name} (job ${started.job_id}).`);
           out.line(`Follow it with --follow next time; then: reposite publish ${site.slug ?? site.id}`);
         });
         return;
@@ -48,7 +48,7 @@ export function generateCommand(env: CommandEnv) {
       const failed = jobs.find((job) => job.status !== "done");
       out.event({ type: "result", site_id: site.id, status: failed ? failed.status : "done", jobs });
       if (failed) {
-        out.note(`The ${PAGE_NAMES[String(failed.kind)] ?? "page"} was not written (${failed.status}): ${failed.error ?? "no reason given"}`);
+        out.note(`The ${pageName(failed.kind) ?? "page"} was not written (${failed.status}): ${failed.error ?? "no reason given"}`);
         return 1;
       }
       out.line(`Done. Publish it: reposite publish ${site.slug ?? site.id}`);
@@ -58,7 +58,7 @@ export function generateCommand(env: CommandEnv) {
 
 function parsePages(list: string): PlanPage[] {
   const pages = list.split(",").map((page) => page.trim()).filter(Boolean);
-  const wrong = pages.find((page) => !PLAN_PAGES.includes(page as PlanPage));
+  const wrong = pages.find((page) => !(PLAN_PAGES as readonly string[]).includes(page));
   if (wrong) throw new UsageError(`--pages takes ${PLAN_PAGES.join(", ")} (comma-separated); not ${JSON.stringify(wrong)}.`);
   return pages as PlanPage[];
 }
@@ -74,7 +74,7 @@ async function followGeneration(client: RepositeClient, firstJobId: string, out:
       if (event.type === "meta") job = event.job;
       else if (event.type === "delta") {
         written += event.t.length;
-        progress.set(`Writing the ${PAGE_NAMES[String(job?.kind)] ?? "page"} · ${(written / 1024).toFixed(1)} kB · ${elapsed(Date.now() - startedAt)}`);
+        progress.set(`Writing the ${pageName(job?.kind) ?? "page"} · ${(written / 1024).toFixed(1)} kB · ${elapsed(Date.now() - startedAt)}`);
       } else job = event.job;
     }
     progress.done();
@@ -82,7 +82,7 @@ async function followGeneration(client: RepositeClient, firstJobId: string, out:
     ended.push(last);
     out.event({ type: "page", job: last });
     if (last.status !== "done") break;
-    out.line(`✓ ${PAGE_NAMES[String(last.kind)] ?? last.kind}${last.version_id ? ` (${last.version_id})` : ""}`);
+    out.line(`✓ ${pageName(last.kind) ?? last.kind}${last.version_id ? ` (${last.version_id})` : ""}`);
     jobId = last.next_job_id;
   }
   return ended;

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Job, PageKind } from "@reposite/sdk";
+import { PAGE_KINDS, PROJECT_TYPES, type Job, type PageKind } from "@reposite/sdk";
 import { z } from "zod";
 import { defineTool, type ToolContext } from "../define-tool.js";
 import type { Connection } from "../settings.js";
@@ -27,11 +27,11 @@ export function registerGenerationTools(server: McpServer, connection: Connectio
       "Pages go live only with publish_site. Takes from seconds to a few minutes.",
     inputSchema: {
       site_id: siteId,
-      mode: z.enum(["saas", "website", "landing"]).optional().describe("The project type; with `pages`, a full plan."),
+      mode: z.enum(PROJECT_TYPES).optional().describe("The project type; with `pages`, a full plan."),
       pages: z.array(pagePlan).optional().describe("Pages besides the landing page (about, faq, auth); not for landing."),
       community: z.boolean().optional().describe("Adds a community forum for registered people (saas, website)."),
       instructions: z.string().max(2000).optional().describe("Wishes for the pages, at most 2000 characters."),
-      kind: z.enum(["template", "about", "faq", "auth"]).optional().describe("Remake just this page (template = landing page)."),
+      kind: z.enum(PAGE_KINDS).optional().describe("Remake just this page (template = landing page)."),
       regenerate: z.boolean().optional().describe("With kind template: remake the landing page. With a full plan: change the project type."),
     },
     async run({ site_id, ...input }, context) {

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { DeploymentView, JobStreamEvent } from "@reposite/sdk";
+import { BARE_BASE_IMAGES, BUILD_MODES, type DeploymentView, type JobStreamEvent } from "@reposite/sdk";
 import { z } from "zod";
 import { defineTool } from "../define-tool.js";
 import { LogTail } from "../log-tail.js";
@@ -39,10 +39,10 @@ export function registerHostingTools(server: McpServer, connection: Connection):
       "Paid servers answer payment_required until app hosting is bought (in a browser). Takes up to several minutes.",
     inputSchema: {
       site_id: siteId,
-      build_mode: z.enum(["dockerfile", "auto", "bare"]).optional().describe("dockerfile: the repository's; auto: Reposite writes one for known frameworks; bare: a Linux box."),
+      build_mode: z.enum(BUILD_MODES).optional().describe("dockerfile: the repository's; auto: Reposite writes one for known frameworks; bare: a Linux box."),
       dockerfile_path: z.string().optional().describe("Path of the Dockerfile in the repository (build_mode dockerfile)."),
       base_image: z
-        .enum(["ubuntu:24.04", "debian:bookworm-slim", "alpine:3.20", "node:22-bookworm", "python:3.12-bookworm"])
+        .enum(BARE_BASE_IMAGES)
         .optional()
         .describe("For build_mode bare."),
       port: z.number().int().min(1).max(65535).optional().describe("What the app listens on (on 0.0.0.0); passed as PORT."),
