@@ -6,6 +6,8 @@ import { dashboardCodeHostRoutes } from "./code-host-screen.js";
 import { dashboardDomainRoutes } from "./domain-screen.js";
 import { dashboardJobStreamRoutes } from "./job-stream.js";
 import { dashboardMembersRoutes } from "./members-screen.js";
+import { designRoutes } from "./design-screen.js";
+import { pagesRoutes } from "./pages-screen.js";
 import { siteRoutes } from "./site-screen.js";
 import { sitesRoutes } from "./sites-screen.js";
 
@@ -22,6 +24,8 @@ export function dashboardRoutes(app: H3, reposite: Reposite): void {
   dashboardAssetRoutes(app);
   sitesRoutes(app, reposite);
   siteRoutes(app, reposite);
+  pagesRoutes(app, reposite);
+  designRoutes(app, reposite);
   dashboardAppRoutes(app, reposite);
   dashboardDomainRoutes(app, reposite);
   dashboardMembersRoutes(app, reposite);
