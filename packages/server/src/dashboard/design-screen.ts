@@ -17,7 +17,7 @@ const previewPath = (siteId: string, designId: string) => `${dashboardPaths.desi
 function designCard(project: ProjectDetail, design: (typeof DESIGNS)[number]): SafeHtml {
   const chosen = project.design === design.id;
   return html`<li${chosen ? html` class="chosen"` : null}>
-  <img src="${previewPath(project.id, design.id)}" alt="" width="1200" height="630" loading="lazy">
+  <img src="${previewPath(project.id, design.id)}" alt="" width="1200" height="630">
   <label><input type="radio" name="design" value="${design.id}"${chosen ? html` checked` : null}> <strong>${design.name}</strong></label>
   <p>${design.description}</p>
   <p class="muted">${design.type}, ${design.scheme}</p>
