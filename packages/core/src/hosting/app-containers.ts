@@ -8,6 +8,7 @@ import { ProjectStore } from "../projects/project-store.js";
 import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { appLabels, containerName, networkName, volumeName, LABEL_SITE, LABEL_ROLE } from "./app-names.js";
+import { AppRouteSharing } from "./app-route-sharing.js";
 import { AppRoutes, type AppRoute } from "./app-routes.js";
 import { envContext, type AppContainer, type DeploymentRecord } from "./deployment-record.js";
 import { LISTENING_COMMAND, parseListening, type ListeningSocket } from "./diagnosis/listening.js";
@@ -56,6 +57,7 @@ export class AppContainers {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(AppLimits) private readonly limits: AppLimits,
+    @inject(AppRouteSharing) private readonly sharing: AppRouteSharing,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -315,6 +317,7 @@ export class AppContainers {
   async removeAll(siteId: string, images: Iterable<string>): Promise<void> {
     const runtime = this.availability.runtime();
     this.routes.delete(siteId);
+    this.sharing.announce(siteId, true);
     const containers = await runtime.listContainers({ [LABEL_ROLE]: "app", [LABEL_SITE]: siteId, ...this.settings.labels });
     const project = await this.store.get(siteId);
     const ids = new Set([...containers.map((each) => each.id), ...(project?.deployment?.container ? [project.deployment.container.id] : [])]);
@@ -326,9 +329,10 @@ export class AppContainers {
     await runtime.removeBuildCache?.(appLabels(siteId, this.settings.labels));
   }
 
-  /** Puts the app's state in the `/app/` proxy's table. */
+  /** Puts the app's state in the `/app/` proxy's table, here and (through EVENTS) on every replica. */
   publish(siteId: string, record: DeploymentRecord): void {
     this.routes.set(siteId, routeOf(record));
+    this.sharing.announce(siteId);
   }
 
   /** Drains, stops and removes a container traffic moved away from; failures are logged, the switch stands. */

@@ -6,7 +6,7 @@ import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppChanges } from "./app-changes.js";
 import { AppContainers } from "./app-containers.js";
-import { allAppsLabels, imageTag, LABEL_SITE } from "./app-names.js";
+import { allAppsLabels, imageTag, LABEL_RUN, LABEL_SITE } from "./app-names.js";
 import { BuildQueue, type QueueEntry } from "./build-queue.js";
 import { isRunUnderWay, SERVER_STOPPED_REASON } from "./deploy-run.js";
 import { serverStoppedDiagnosis } from "./diagnosis/diagnose.js";
@@ -14,6 +14,7 @@ import { DeployRunStore } from "./deploy-run-store.js";
 import { DeployPipeline } from "./deploy-pipeline.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { ReplicaIdentity } from "./replica-identity.js";
 
 /** What `recover()` found. */
 export interface RecoveryReport {
@@ -35,6 +36,8 @@ export interface RecoveryReport {
 @injectable()
 export class AppRecovery {
   private readonly settings: HostingSettings;
+  private watch: NodeJS.Timeout | undefined;
+  private adopting: Promise<void> | undefined;
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
@@ -46,6 +49,7 @@ export class AppRecovery {
     @inject(AppChanges) private readonly changes: AppChanges,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -53,7 +57,55 @@ export class AppRecovery {
 
   async recover(): Promise<RecoveryReport> {
     if (!this.availability.on) return { running: 0, interrupted: 0, queued: 0 };
-    const taken = await this.queue.takeOver();
+    await this.replica.start();
+    const { interrupted, queued } = await this.takeUp(await this.queue.takeOver());
+    const running = await this.findApps();
+    // After the containers are sorted out: an env restart or data reset cut short is finished (in the background).
+    await this.changes.resume();
+    let resumed = 0;
+    for (const entry of queued) if (await this.resumeQueued(entry)) resumed += 1;
+    await this.queue.resume();
+    this.watchReplicas();
+    return { running, interrupted, queued: resumed };
+  }
+
+  /** Stops watching other replicas and gives this one's lease up. */
+  async close(): Promise<void> {
+    clearInterval(this.watch);
+    this.watch = undefined;
+    await this.adopting;
+    await this.replica.stop();
+  }
+
+  /**
+   * Replicas sharing a database: every half lease, the runs of replicas whose lease expired (a
+   * replica killed, its machine gone) are taken over by one replica under the queue's lock:
+   * under way, they end `failed` with the reason; queued, they go on here.
+   */
+  private watchReplicas(): void {
+    this.watch ??= setInterval(() => {
+      this.adopting ??= this.adoptOrphans()
+        .catch((error: unknown) => console.error("[reposite] taking over the runs of a stopped replica failed:", error))
+        .finally(() => (this.adopting = undefined));
+    }, Math.max(50, Math.floor(this.settings.replicaLeaseMs / 2)));
+    this.watch.unref?.();
+  }
+
+  /** Takes over the runs of replicas whose lease expired; answers how many runs ended or went on. */
+  async adoptOrphans(): Promise<void> {
+    const dead = new Set<string>();
+    for (const replica of await this.queue.otherReplicas()) if (!(await this.replica.isAlive(replica))) dead.add(replica);
+    if (dead.size === 0) return;
+    const { interrupted, queued } = await this.takeUp(await this.queue.takeOver((entry) => entry.replica !== undefined && dead.has(entry.replica)));
+    for (const entry of queued) await this.resumeQueued(entry);
+    await this.queue.resume();
+    if (interrupted || queued.length) {
+      console.log(`[reposite] took over the runs of stopped replica${dead.size === 1 ? "" : "s"} ${[...dead].join(", ")}: ${interrupted} ended failed, ${queued.length} queued here`);
+    }
+  }
+
+  /** Ends the runs taken over that were under way; answers how many, and the runs to queue here. */
+  private async takeUp(taken: { interrupted: QueueEntry[]; queued: QueueEntry[] }): Promise<{ interrupted: number; queued: QueueEntry[] }> {
     const interrupted: QueueEntry[] = [];
     const notBegun: QueueEntry[] = [];
     for (const entry of taken.interrupted) {
@@ -62,15 +114,8 @@ export class AppRecovery {
       else interrupted.push(entry);
     }
     await this.queue.requeue(notBegun);
-    const queued = [...notBegun, ...taken.queued];
     for (const entry of interrupted) await this.endInterrupted(entry);
-    const running = await this.findApps();
-    // After the containers are sorted out: an env restart or data reset cut short is finished (in the background).
-    await this.changes.resume();
-    let resumed = 0;
-    for (const entry of queued) if (await this.resumeQueued(entry)) resumed += 1;
-    await this.queue.resume();
-    return { running, interrupted: interrupted.length, queued: resumed };
+    return { interrupted: interrupted.length, queued: [...notBegun, ...taken.queued] };
   }
 
   /**
@@ -92,7 +137,13 @@ export class AppRecovery {
           : { ...run, status: "failed", reason: SERVER_STOPPED_REASON, diagnosis: serverStoppedDiagnosis(), finished_at: now }
         : run,
     );
-    if (!switched) await runtime.removeImage(tag).catch(() => undefined);
+    if (!switched) {
+      // A container the run had started but not switched to (its replica died meanwhile).
+      for (const left of await runtime.listContainers({ ...allAppsLabels(this.settings.labels), [LABEL_RUN]: entry.run_id }).catch(() => [])) {
+        if (left.id !== project?.deployment?.container?.id) await runtime.removeContainer(left.id).catch(() => undefined);
+      }
+      await runtime.removeImage(tag).catch(() => undefined);
+    }
     await this.store.modify(entry.site_id, (record) =>
       record.deployment?.run?.run_id === entry.run_id
         ? {
@@ -111,13 +162,15 @@ export class AppRecovery {
       const siteId = summary.labels[LABEL_SITE];
       if (siteId) bySite.set(siteId, [...(bySite.get(siteId) ?? []), summary]);
     }
+    // Containers of runs another live replica has under way are its to switch to or remove.
+    const othersRuns = await this.queue.runsOfOthers();
     let running = 0;
     for (const [siteId, found] of bySite) {
       const project = await this.store.get(siteId);
       // Not a project of this server's storage: another server's app on the same engine. Left alone.
       if (!project) continue;
       const saved = project.deployment?.container ?? null;
-      for (const leftover of found.filter((summary) => summary.id !== saved?.id)) await runtime.removeContainer(leftover.id);
+      for (const leftover of found.filter((summary) => summary.id !== saved?.id && !othersRuns.has(summary.labels[LABEL_RUN] ?? ""))) await runtime.removeContainer(leftover.id);
       const current = found.find((summary) => summary.id === saved?.id);
       if (!project.deployment || !saved) continue;
       const now = formatTimestamp(this.clock.now());

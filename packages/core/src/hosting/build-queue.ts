@@ -1,9 +1,11 @@
 import { inject, injectable } from "tsyringe";
 import { RepositeError } from "../errors.js";
+import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { RateLimiter } from "../util/rate-limiter.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { ReplicaIdentity } from "./replica-identity.js";
 
 /** Builds one account may have queued or under way at once. */
 export const BUILDS_AT_A_TIME = 1;
@@ -18,6 +20,11 @@ export interface QueueEntry {
   run_id: string;
   site_id: string;
   owner_id: string;
+  /**
+   * The replica (server process) whose work waits for or runs this build; set by the queue.
+   * Entries stored before replicas existed have none: they are the one server's.
+   */
+  replica?: string;
 }
 
 /** The queue, durable: `queued` in arrival order, `active` holding a build slot. */
@@ -28,6 +35,10 @@ interface QueueState {
 
 /** The one record of the queue, changed only under the lock of the same name. */
 const QUEUE_KEY = "build-queue";
+/** Published with the runs given a slot, so the replica whose work waits for each hears it. */
+const TURNS_CHANNEL = "build-queue:turns";
+/** A waiting run also reads the queue this often, in case the news of its turn was missed. */
+const TURN_CHECK_MS = 1_000;
 
 interface Turn {
   promise: Promise<void>;
@@ -47,13 +58,21 @@ export class BuildQueue {
   /** Shutting down: no run takes a slot any more; queued runs wait for the next start. */
   private closed = false;
 
+  private readonly stopListening: () => void;
+
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(LOCKS) private readonly locks: Locks,
     @inject(RateLimiter) private readonly limiter: RateLimiter,
+    @inject(EVENTS) private readonly events: EventBus,
+    @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+    // A slot freed by another replica goes to a run whose work waits here.
+    this.stopListening = this.events.subscribe(TURNS_CHANNEL, (event) => {
+      for (const runId of (event as { run_ids?: string[] }).run_ids ?? []) this.turns.get(runId)?.resolve();
+    });
   }
 
   /**
@@ -82,15 +101,27 @@ export class BuildQueue {
         this.turns.delete(entry.run_id);
         throw error;
       }
-      state.queued.push(entry);
+      state.queued.push({ ...entry, replica: this.replica.id });
       await this.dispatch(state);
       return created;
     });
   }
 
-  /** Resolves when the run holds a build slot. */
-  waitForTurn(runId: string): Promise<void> {
-    return this.turnOf(runId).promise;
+  /**
+   * Resolves when the run holds a build slot, given by any replica: heard over EVENTS, or seen in
+   * the queue record (read every `TURN_CHECK_MS`, in case the event was missed). Never resolves
+   * once the run left the queue.
+   */
+  async waitForTurn(runId: string): Promise<void> {
+    const turn = this.turnOf(runId);
+    while (this.turns.get(runId) === turn && !this.closed) {
+      let timer: NodeJS.Timeout | undefined;
+      const given = await Promise.race([turn.promise.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), TURN_CHECK_MS)))]);
+      clearTimeout(timer);
+      if (given) return;
+      if ((await this.read()).active.some((entry) => entry.run_id === runId)) return turn.resolve();
+    }
+    await new Promise<never>(() => undefined);
   }
 
   /**
@@ -118,18 +149,41 @@ export class BuildQueue {
   }
 
   /**
-   * At start: the runs that held a slot when the server stopped leave the queue (they are
-   * answered for by the caller), and queued runs are returned to be taken up again.
+   * The runs of a replica that stopped, taken over by this one: those that held a slot leave the
+   * queue (they are answered for by the caller), queued ones become this replica's and are
+   * returned to be taken up again. At start, `whose` is this replica's own entries (and those
+   * from before replicas); later, those of replicas whose lease expired. Under the queue's lock,
+   * so each run is taken over by exactly one replica.
    */
-  async takeOver(): Promise<{ interrupted: QueueEntry[]; queued: QueueEntry[] }> {
+  async takeOver(whose: (entry: QueueEntry) => boolean | Promise<boolean> = (entry) => this.isOwn(entry)): Promise<{ interrupted: QueueEntry[]; queued: QueueEntry[] }> {
     return this.locks.withLock(QUEUE_KEY, async () => {
       const state = await this.read();
-      const interrupted = state.active;
-      state.active = [];
+      const interrupted: QueueEntry[] = [];
+      const active: QueueEntry[] = [];
+      for (const entry of state.active) ((await whose(entry)) ? interrupted : active).push(entry);
+      const queued: QueueEntry[] = [];
+      for (const [index, entry] of state.queued.entries()) {
+        if (!(await whose(entry))) continue;
+        state.queued[index] = { ...entry, replica: this.replica.id };
+        queued.push(state.queued[index]!);
+        this.turnOf(entry.run_id);
+      }
+      state.active = active;
       await this.storage.setItem(QUEUE_KEY, state);
-      for (const entry of state.queued) this.turnOf(entry.run_id);
-      return { interrupted, queued: [...state.queued] };
+      return { interrupted, queued };
     });
+  }
+
+  /** The replicas other than this one that have runs in the queue. */
+  async otherReplicas(): Promise<string[]> {
+    const { queued, active } = await this.read();
+    return [...new Set([...queued, ...active].flatMap((entry) => (entry.replica && entry.replica !== this.replica.id ? [entry.replica] : [])))];
+  }
+
+  /** The runs other replicas have queued or under way. */
+  async runsOfOthers(): Promise<Set<string>> {
+    const { queued, active } = await this.read();
+    return new Set([...queued, ...active].filter((entry) => !this.isOwn(entry)).map((entry) => entry.run_id));
   }
 
   /** Puts runs back at the head of the queue (runs that held a slot but had not begun). */
@@ -138,7 +192,7 @@ export class BuildQueue {
     await this.locks.withLock(QUEUE_KEY, async () => {
       const state = await this.read();
       const ids = new Set(entries.map((entry) => entry.run_id));
-      state.queued = [...entries, ...state.queued.filter((entry) => !ids.has(entry.run_id))];
+      state.queued = [...entries.map((entry) => ({ ...entry, replica: this.replica.id })), ...state.queued.filter((entry) => !ids.has(entry.run_id))];
       for (const entry of entries) this.turnOf(entry.run_id);
       await this.storage.setItem(QUEUE_KEY, state);
     });
@@ -147,6 +201,7 @@ export class BuildQueue {
   /** The server stops: slots freed from now on go to nobody, so queued runs stay queued in storage. */
   close(): void {
     this.closed = true;
+    this.stopListening();
   }
 
   /** Gives free slots to queued runs (after `takeOver`, once their work waits again). */
@@ -169,7 +224,12 @@ export class BuildQueue {
       started.push(next);
     }
     await this.storage.setItem(QUEUE_KEY, state);
-    for (const entry of started) this.turnOf(entry.run_id).resolve();
+    for (const entry of started) this.turns.get(entry.run_id)?.resolve();
+    if (started.length > 0) this.events.publish(TURNS_CHANNEL, { run_ids: started.map((entry) => entry.run_id) });
+  }
+
+  private isOwn(entry: QueueEntry): boolean {
+    return entry.replica === undefined || entry.replica === this.replica.id;
   }
 
   private turnOf(runId: string): Turn {

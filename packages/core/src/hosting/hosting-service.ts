@@ -336,6 +336,7 @@ export class HostingService {
   async close(): Promise<void> {
     await this.disk.close();
     await this.pipeline.close();
+    await this.recovery.close();
     await this.containers.retired();
   }
 

@@ -47,6 +47,11 @@ export interface HostingSettings {
   diskLimitMb: number;
   /** How often the disk of every running app is measured (besides after each deploy). Default 60 s. */
   diskCheckIntervalMs: number;
+  /**
+   * Replicas sharing a database: one that stopped renewing its lease this long is dead, and its
+   * runs are taken up by another (under way: `failed`; queued: taken over). Default 15 s.
+   */
+  replicaLeaseMs: number;
 }
 
 export const DEFAULT_HOSTING_SETTINGS: HostingSettings = {
@@ -63,6 +68,7 @@ export const DEFAULT_HOSTING_SETTINGS: HostingSettings = {
   labels: {},
   diskLimitMb: FREE_TIER.diskMb,
   diskCheckIntervalMs: 60_000,
+  replicaLeaseMs: 15_000,
 };
 
 /** Optional: register a `Partial<HostingSettings>` under it (`createReposite({ hosting })`). */
