@@ -35,7 +35,7 @@ interface RunView {
 describe.skipIf(!engine.available || !postgres.available)("deploys across two replicas on the Docker Engine", () => {
   let set: ReplicaSet;
   const tokens = { ada: "", bob: "" };
-  const repos: Record<"first" | "slow" | "queued", FakeRepo> = {} as never;
+  const repos: Record<"first" | "slow" | "queued" | "short" | "waiting", FakeRepo> = {} as never;
 
   const api = async <T>(replica: number, path: string, token: string, init: RequestInit = {}): Promise<T> => {
     const response = await fetch(`${set.replicas[replica]!.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
@@ -57,6 +57,8 @@ describe.skipIf(!engine.available || !postgres.available)("deploys across two re
     repos.first = appRepo("first", images.node);
     repos.slow = appRepo("slow", images.node, ["RUN sleep 60"]);
     repos.queued = appRepo("queued", images.node);
+    repos.short = appRepo("short", images.node, ["RUN sleep 3"]);
+    repos.waiting = appRepo("waiting", images.node);
     const github = await startFakeGitHub({ repos: Object.values(repos) });
     set = await startReplicaSet(
       2,
@@ -77,6 +79,18 @@ describe.skipIf(!engine.available || !postgres.available)("deploys across two re
     await set?.stopAll();
     await removeLabelled(RUN_LABEL, run);
   }, 60_000);
+
+  it("gives the slot a build on replica A frees to the run waiting on replica B", async () => {
+    const building = await startDeploy(0, tokens.ada, repos.short);
+    await timeUntil(async () => (await lastRun(0, tokens.ada, building.siteId)).status === "building", 30_000);
+    const waiting = await startDeploy(1, tokens.bob, repos.waiting);
+    expect((await lastRun(1, tokens.bob, waiting.siteId)).status).toBe("queued");
+    await timeUntil(async () => (await lastRun(0, tokens.ada, building.siteId)).status === "done", 60_000);
+    const freedAt = performance.now();
+    await timeUntil(async () => (await lastRun(1, tokens.bob, waiting.siteId)).status !== "queued", 5_000);
+    console.log(`[replicas] a slot freed on A reached the run waiting on B after ${Math.round(performance.now() - freedAt)} ms`);
+    await timeUntil(async () => (await lastRun(1, tokens.bob, waiting.siteId)).status === "done", 60_000);
+  }, 120_000);
 
   it("serves through replica B an app deployed through replica A, and B ends A's run failed and deploys A's queued run after A is killed", async () => {
     // An app deployed through A: B's /app/ table hears of it over EVENTS.
