@@ -8,6 +8,7 @@ import type {
   ContainerStats,
   ContainerSummary,
 } from "@reposite/core";
+import { LABEL_ROLE } from "@reposite/core";
 import Docker from "dockerode";
 import { createAppFirewall, type AppFirewall, type AppFirewallOptions } from "./app-firewall.js";
 import { BuildCache } from "./build-cache.js";
@@ -16,6 +17,7 @@ import { buildImage, engineMessage } from "./docker-build.js";
 import { execInContainer, openTerminal } from "./docker-exec.js";
 import { engineVolumeUsage } from "./engine-disk-usage.js";
 import { detectLoopVolumes, type LoopVolumes } from "./loop-volumes.js";
+import { createNetworkHolders, HOLDER_ROLE, holderOf, hostPortOf, LABEL_HOLDER, LABEL_NETWORK } from "./network-holders.js";
 
 export interface DockerRuntimeOptions {
   /**
@@ -49,6 +51,14 @@ export interface DockerRuntimeOptions {
    * when absent.
    */
   buildCacheIndex?: string;
+  /**
+   * The image of the network holders app containers start in (network-holders.ts): an idle
+   * container per app that holds its place on its network, so a deploy's container starts without
+   * the Engine's per-container network setup. Its own command must wait forever. Used while the
+   * Engine has it (nothing is pulled); without it, or with null, each container joins the network
+   * itself. `registry.k8s.io/pause:3.10` by default.
+   */
+  networkHolderImage?: string | null;
   /** Size of each volume's filesystem in MB, the most disk any app can be given (sparse: 80 GB by default). */
   volumeCapacityMb?: number;
   /**
@@ -72,6 +82,8 @@ const MiB = 1024 * 1024;
 /** Entries read beyond a logs tail, for lines the Engine stored in pieces. */
 const EXTRA_LOG_ENTRIES = 100;
 const NEVER = "0001-01-01T00:00:00Z";
+/** Kubernetes' pause image: a static binary that waits, about 300 KB. */
+export const DEFAULT_NETWORK_HOLDER_IMAGE = "registry.k8s.io/pause:3.10";
 
 /**
  * The ContainerRuntime on Docker (dockerode 5, Engine API). Every app container is held in:
@@ -113,6 +125,23 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   const networksInProgress = new Map<string, Promise<void>>();
   const appFirewall = options.appFirewall ? createAppFirewall(docker, options.appFirewall) : null;
   const buildCache = new BuildCache(docker, options.buildCacheIndex);
+  const holderImage = options.networkHolderImage === undefined ? DEFAULT_NETWORK_HOLDER_IMAGE : options.networkHolderImage;
+  const holders = holderImage ? createNetworkHolders(docker, holderImage) : null;
+  let holderImageFound = false;
+  let holderImageMissingSaid = false;
+  /** The holders while the Engine has their image (looked for again at each deploy until it does). */
+  const usableHolders = async () => {
+    if (!holders || holderImageFound) return holders;
+    holderImageFound = await docker
+      .getImage(holders.image)
+      .inspect()
+      .then(() => true, () => false);
+    if (!holderImageFound && !holderImageMissingSaid) {
+      holderImageMissingSaid = true;
+      console.error(`[provider-docker] the network holder image ${holders.image} is not on the Engine: app containers join their network themselves, which makes each start slower (load it with docker pull or docker load)`);
+    }
+    return holderImageFound ? holders : null;
+  };
   let buildMemory: Promise<BuildMemoryLimit | { reason: string }> | null = null;
   const engineIsLocal = isLocal(options.dockerHost ?? process.env.DOCKER_HOST);
 
@@ -149,6 +178,11 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   };
 
   const inspect = async (id: string): Promise<Docker.ContainerInspectInfo | null> => docker.getContainer(id).inspect().catch(ifMissing(null));
+  /** The host port a running container answers on: its own, or its network holder's. */
+  const hostPortIn = async (info: Docker.ContainerInspectInfo): Promise<number | null> => {
+    const holder = holderOf(info.HostConfig.NetworkMode);
+    return holder ? hostPortOf(docker, holder).catch(() => null) : publishedPort(info);
+  };
 
   return {
     docker,
@@ -187,8 +221,12 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     async runContainer(spec: ContainerSpec): Promise<ContainerHandle> {
-      await ensureNetwork(spec.network, spec.labels);
-      if (spec.volume) await ensureVolume(spec.volume, spec.labels);
+      const usable = await usableHolders();
+      const [held] = await Promise.all([
+        // A holder ready on the network (made now only when none is free): the container starts in it.
+        usable ? usable.take(spec.network, spec.port, spec.labels, () => ensureNetwork(spec.network, spec.labels)) : ensureNetwork(spec.network, spec.labels).then(() => null),
+        spec.volume ? ensureVolume(spec.volume, spec.labels) : null,
+      ]);
       const port = `${spec.port}/tcp`;
       const memory = Math.round(spec.memoryMb * MiB);
       // With write-time limits on, nothing outside the volume grows on the host: the root
@@ -200,10 +238,11 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
           Image: spec.image,
           ...(spec.command ? { Cmd: spec.command } : {}),
           Env: Object.entries({ ...spec.env, PORT: String(spec.port) }).map(([key, value]) => `${key}=${value}`),
-          Labels: spec.labels,
-          ExposedPorts: { [port]: {} },
+          Labels: held ? { ...spec.labels, [LABEL_NETWORK]: spec.network, [LABEL_HOLDER]: held.id } : spec.labels,
+          // In a holder, the holder publishes the port and is on the network.
+          ...(held ? {} : { ExposedPorts: { [port]: {} } }),
           HostConfig: {
-            PortBindings: { [port]: [{ HostIp: "127.0.0.1", HostPort: "" }] },
+            ...(held ? {} : { PortBindings: { [port]: [{ HostIp: "127.0.0.1", HostPort: "" }] } }),
             Memory: memory,
             MemorySwap: memory,
             NanoCpus: Math.round(spec.cpus * 1e9),
@@ -211,7 +250,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
             SecurityOpt: ["no-new-privileges"],
             CapDrop: ["ALL"],
             Init: init,
-            NetworkMode: spec.network,
+            NetworkMode: held ? `container:${held.id}` : spec.network,
             Mounts: spec.volume ? [{ Type: "volume", Source: spec.volume.name, Target: spec.volume.path }] : [],
             ...(readOnly ? { ReadonlyRootfs: true, Tmpfs: { "/tmp": `rw,nosuid,nodev,size=${tmpMb}m,mode=1777` } } : {}),
             LogConfig: { Type: "json-file", Config: { "max-size": String(Math.ceil(logBytes / 2)), "max-file": "2" } },
@@ -220,7 +259,9 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
         })
         .catch((error: unknown) => {
           throw new Error(`[provider-docker] cannot create ${spec.name}: ${engineMessage(error)}`);
-        });
+        })
+        // Made or not, the holder's use is on record now (the container's label) or over.
+        .finally(() => held && holders?.settle(held.id));
       try {
         await container.start();
       } catch (error) {
@@ -228,6 +269,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
         await container.remove({ force: true }).catch(() => undefined);
         throw new Error(`[provider-docker] cannot start ${spec.name}: ${engineMessage(error)}`);
       }
+      if (held) return { id: container.id, host: "127.0.0.1", hostPort: held.hostPort };
       const info = await container.inspect();
       return { id: info.Id, host: "127.0.0.1", hostPort: publishedPort(info) ?? 0 };
     },
@@ -243,7 +285,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
         oomKilled: info.State.OOMKilled,
         startedAt: timeOrNull(info.State.StartedAt),
         finishedAt: running ? null : timeOrNull(info.State.FinishedAt),
-        hostPort: running ? publishedPort(info) : null,
+        hostPort: running ? await hostPortIn(info) : null,
       };
     },
 
@@ -263,32 +305,46 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
           if (mount.Type === "volume" && mount.Name) await volumes.mount(mount.Name);
         }
       }
-      await docker
-        .getContainer(id)
-        .start()
-        .catch(ifStatus([304], undefined))
-        .catch((error: unknown) => {
-          throw new Error(`[provider-docker] cannot start ${id}: ${engineMessage(error)}`);
-        });
+      // Its network holder first, when the Engine stopped it (a restart): the container joins it.
+      const holder = holderOf((await inspect(id))?.HostConfig.NetworkMode);
+      for (const which of holder ? [holder, id] : [id]) {
+        await docker
+          .getContainer(which)
+          .start()
+          .catch(ifStatus([304], undefined))
+          .catch((error: unknown) => {
+            throw new Error(`[provider-docker] cannot start ${which === id ? id : `the network holder of ${id}`}: ${engineMessage(error)}`);
+          });
+      }
       const state = await this.inspectContainer(id);
       if (!state) throw new Error(`[provider-docker] ${id} is gone`);
       return state;
     },
 
     async removeContainer(id: string) {
+      const network = holders ? (await inspect(id))?.Config.Labels?.[LABEL_NETWORK] : undefined;
       // 409: another removal of the same container is under way.
       await docker
         .getContainer(id)
         .remove({ force: true })
         .catch(ifStatus([404, 409], undefined));
+      // Its holder is free now: kept for the app's next deploy (one free holder per app at most).
+      if (network) await holders!.tidy(network).catch(() => undefined);
     },
 
     async listContainers(labels: Record<string, string>): Promise<ContainerSummary[]> {
       const filters = { label: Object.entries(labels).map(([key, value]) => `${key}=${value}`) };
-      const found = await docker.listContainers({ all: true, filters });
+      const found = (await docker.listContainers({ all: true, filters })).filter((container) => container.Labels[LABEL_ROLE] !== HOLDER_ROLE);
+      // Containers in a holder have their port on the holder.
+      const holderPorts = new Map<string, Docker.Port[]>();
+      if (found.some((container) => holderOf(container.HostConfig?.NetworkMode))) {
+        for (const holder of await docker.listContainers({ filters: { label: [`${LABEL_ROLE}=${HOLDER_ROLE}`] } })) holderPorts.set(holder.Id, holder.Ports);
+      }
       return found.map((container) => {
         const running = container.State === "running";
-        const published = container.Ports.find((port) => port.IP === "127.0.0.1" && port.PublicPort && port.Type === "tcp");
+        const holder = holderOf(container.HostConfig?.NetworkMode);
+        const ports = holder ? (holderPorts.get(holder) ?? []) : container.Ports;
+        const published = ports.find((port) => port.IP === "127.0.0.1" && port.PublicPort && port.Type === "tcp");
         return {
           id: container.Id,
           name: (container.Names[0] ?? "").replace(/^\//, ""),
@@ -328,6 +384,8 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     },
 
     async removeNetwork(name: string) {
+      // Its holders hold endpoints on it: they go first.
+      await holders?.removeAll(name);
       const networks = await docker.listNetworks({ filters: { name: [name] } });
       for (const network of networks.filter((candidate) => candidate.Name === name)) {
         await docker.getNetwork(network.Id).remove().catch(ifMissing(undefined));

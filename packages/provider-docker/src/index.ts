@@ -1,4 +1,4 @@
-export { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "./docker-runtime.js";
+export { createDockerRuntime, DEFAULT_NETWORK_HOLDER_IMAGE, type DockerRuntime, type DockerRuntimeOptions } from "./docker-runtime.js";
 export { detectDockerRuntime, type DetectDockerOptions } from "./detect-docker.js";
 export { createLoopVolumes, detectLoopVolumes, type LoopVolumes, type LoopVolumesOptions } from "./loop-volumes.js";
 export { createAppFirewall, type AppFirewall, type AppFirewallOptions, type AppFirewallStatus } from "./app-firewall.js";

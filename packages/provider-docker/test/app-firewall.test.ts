@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { networkInterfaces } from "node:os";
 import { Readable } from "node:stream";
-import { buildLocalBaseImages, docker, dockerForTests, removeLabelled, writeTar } from "@reposite/test-support";
+import { buildLocalBaseImages, buildLocalPauseImage, docker, dockerForTests, removeLabelled, writeTar } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppFirewall, createDockerRuntime, type AppFirewallOptions, type DockerRuntime } from "../src/index.js";
 import { startOutsideWorld, type OutsideWorld } from "./outside-world.js";
@@ -55,6 +55,8 @@ describe.skipIf(!engine.available || !root)("app firewall (iptables on the Docke
   let protectedRuntime: DockerRuntime;
   /** Docker as it was before: a network with no rules of ours. */
   let plainRuntime: DockerRuntime;
+  /** Apps that start in their network's holder (network-holders.ts), on protected networks. */
+  let heldRuntime: DockerRuntime;
   let image = "";
   const app = (runtime: DockerRuntime, name: string) =>
     runtime.runContainer({ name: `${run}-${name}`, image, labels, env: {}, port: 8080, memoryMb: 32, cpus: 0.25, pidsLimit: 20, network: `${run}-${name}` });
@@ -63,6 +65,7 @@ describe.skipIf(!engine.available || !root)("app firewall (iptables on the Docke
     const base = await buildLocalBaseImages();
     plainRuntime = createDockerRuntime();
     protectedRuntime = createDockerRuntime({ appFirewall: firewallOptions });
+    heldRuntime = createDockerRuntime({ appFirewall: firewallOptions, networkHolderImage: await buildLocalPauseImage() });
     // A probe app: busybox httpd answers `app` on 8080, and `nc` tries addresses from inside.
     const dockerfile = [`FROM ${base.busybox}`, `LABEL ${RUN_LABEL}=${run}`, "RUN mkdir /www && echo app > /www/index.html", 'CMD ["httpd", "-f", "-p", "8080", "-h", "/www"]'].join("\n");
     const context = writeTar([{ path: "Dockerfile", type: "file", content: Buffer.from(dockerfile) }]);
@@ -112,6 +115,24 @@ describe.skipIf(!engine.available || !root)("app firewall (iptables on the Docke
     expect(await (await fetch(`http://127.0.0.1:${other.hostPort}/`)).text()).toBe("app\n");
     // And what the other app itself answers from inside its own network still works.
     expect(await reach(other.id, "127.0.0.1", 8080)).toBe("app\n");
+  });
+
+  it("an app started in its network holder is kept by the same rules: neither the host, another app, a denied range nor 169.254.169.254; the holder's published port answers", async () => {
+    const probe = await app(heldRuntime, "held");
+    expect((await docker(["inspect", "--format", "{{.HostConfig.NetworkMode}}", probe.id])).stdout.trim()).toMatch(/^container:[0-9a-f]{64}$/);
+    const other = await app(protectedRuntime, "held-other");
+    const targets = {
+      gateway: [await gatewayOf(`${run}-held`), hostPort],
+      hostAddress: [hostAddress(), hostPort],
+      otherGateway: [await gatewayOf(`${run}-held-other`), hostPort],
+      otherApp: [await addressIn(other.id), 8080],
+      deniedRange: [denied, 80],
+      metadata: [METADATA, 80],
+    } as const;
+    const answers = await Promise.all(Object.entries(targets).map(async ([name, [address, port]]) => [name, await reach(probe.id, address, port)]));
+    expect(Object.fromEntries(answers)).toEqual({ gateway: "", hostAddress: "", otherGateway: "", otherApp: "", deniedRange: "", metadata: "" });
+    expect(await reach(probe.id, allowed, 80)).toBe("outside\n");
+    expect(await (await fetch(`http://127.0.0.1:${probe.hostPort}/`)).text()).toBe("app\n");
   });
 
   it("a restarted server installs its chains once: no duplicate jumps or rules, and the rules still hold", async () => {

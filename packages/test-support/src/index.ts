@@ -82,6 +82,7 @@ export { buildLocalGoImage, LOCAL_GO_IMAGE } from "./go-image.js";
 export { buildLocalPythonImage, LOCAL_PYTHON_IMAGE } from "./python-image.js";
 export { buildLocalRustImage, LOCAL_RUST_IMAGE } from "./rust-image.js";
 export { buildLocalBunImage, LOCAL_BUN_IMAGE } from "./bun-image.js";
+export { buildLocalPauseImage, LOCAL_PAUSE_IMAGE } from "./pause-image.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
 export { REAL_READMES, type RealReadme } from "./readme-corpus/real/index.js";
