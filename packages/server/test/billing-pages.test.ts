@@ -141,7 +141,7 @@ describe("billing pages with payments on (in-process)", () => {
     // Not published and no app yet: the name alone, nothing to link to.
     expect(paid).toContain('<strong id="bought">App hosting</strong> for <strong id="bought-for">Rocket &lt;Launch&gt;</strong>');
     expect(paid).toContain('href="/account/billing"');
-    expect(paid).toContain(`href="/account/apps/${site}"`);
+    expect(paid).toContain(`href="/account/sites/${site}/app"`);
     await expect((await h.call(`/billing/embed?site_id=${site}`, bearer(ada.token))).json()).resolves.toMatchObject({ paid: true });
     // Still Ada's only.
     expect((await page(h, returnPath, bob)).status).toBe(404);
@@ -165,7 +165,7 @@ describe("billing pages with payments on (in-process)", () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain("Memory");
     expect(rows[0]).toContain("2 units (2 GB)");
-    expect(rows[0]).toContain(`<a href="/account/apps/${site}">Rocket &lt;Launch&gt;</a>`);
+    expect(rows[0]).toContain(`<a href="/account/sites/${site}/app">Rocket &lt;Launch&gt;</a>`);
     expect(rows[1]).toContain("App hosting");
     expect(rows[1]).toContain('<td data-label="Size">One app</td>');
     expect(rows[1]).toContain("Active");
@@ -209,13 +209,13 @@ describe("billing pages with payments on (in-process)", () => {
     const body = await own.text();
     expect(body).toContain("Payment cancelled");
     expect(body).toContain("Nothing was charged.");
-    expect(body).toContain(`for Memory (<a href="/account/apps/${site}">Rocket &lt;Launch&gt;</a>)`);
+    expect(body).toContain(`for Memory (<a href="/account/sites/${site}/app">Rocket &lt;Launch&gt;</a>)`);
     expect(body).toContain('href="/account/billing"');
 
     const other = await (await page(h, path, bob)).text();
     expect(other).toContain("Nothing was charged.");
     expect(other).not.toContain("Rocket");
-    expect(other).not.toContain(`/account/apps/${site}`);
+    expect(other).not.toContain(`/account/sites/${site}/app`);
     const odd = await page(h, "/account/billing/cancelled?site_id=../x&product=<b>", ada);
     expect(odd.status).toBe(200);
     expect(await odd.text()).not.toContain("<b>");

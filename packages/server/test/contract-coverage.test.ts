@@ -15,6 +15,8 @@ const BROWSER_HELPERS = new Set([
   "GET /account/apps/:site_id/metrics",
   // The app screen's script and styles.
   "GET /account/assets/:file",
+  // The dashboard's script follows a site's job (a build log, a fix) with the session cookie.
+  "GET /account/sites/:site_id/jobs/:job_id/stream",
 ]);
 
 const key = (method: string | undefined, path: string | undefined) => `${method ?? ""} ${path ?? ""}`;

@@ -60,6 +60,7 @@ export function accountPage({ session, tokens, created, notice, error, form }: A
 ${notice && html`<div class="notice ok" role="status"><p>${notice}</p></div>`}
 ${error && html`<div class="notice error" role="alert"><p>${error}</p></div>`}
 ${created && createdNotice(created)}
+<p>Your private repositories: connect GitHub on the <a href="/account/code-host">Code host</a> page. Paying for apps and domains: the <a href="/account/billing">Billing</a> page.</p>
 <h2>API tokens</h2>
 <p>Tokens let scripts and AI agents act on your account. ${tokens.length} of ${MAX_WORKING_TOKENS} in use.</p>
 ${

@@ -62,7 +62,8 @@ const log = document.getElementById("app-log");
 async function refreshLog() {
   try {
     const response = await fetch(screen.dataset.logs + "?tail=200", { credentials: "same-origin", cache: "no-store" });
-    if (!response.ok) return;
+    // Nothing has run yet (409): say so instead of "Reading …".
+    if (!response.ok) return void (log.textContent = "No output yet.");
     const text = (await response.text()) || "No output yet.";
     if (text === log.textContent) return;
     const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;

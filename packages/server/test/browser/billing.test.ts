@@ -146,7 +146,7 @@ describe("billing in Chromium, with the loopback Stripe", () => {
     expect(await page.locator("#bought").innerText()).toBe("Memory");
     expect(await page.locator("#limit").innerText()).toBe("The app gets 2 GB of memory from its next deploy.");
     // Its project links to the app's screen now.
-    expect(await page.locator("#bought-for a").getAttribute("href")).toBe(`/account/apps/${site}`);
+    expect(await page.locator("#bought-for a").getAttribute("href")).toBe(`/account/sites/${site}/app`);
 
     await page.getByRole("link", { name: "Your billing" }).click();
     await page.waitForURL(`${url}/account/billing`);
@@ -155,7 +155,7 @@ describe("billing in Chromium, with the loopback Stripe", () => {
     expect(await rows.nth(0).innerText()).toContain("Memory");
     expect(await rows.nth(0).innerText()).toContain("2 units (2 GB)");
     expect(await rows.nth(1).innerText()).toContain("App hosting");
-    expect(await rows.nth(1).getByRole("link", { name: "Rocket" }).getAttribute("href")).toBe(`/account/apps/${site}`);
+    expect(await rows.nth(1).getByRole("link", { name: "Rocket" }).getAttribute("href")).toBe(`/account/sites/${site}/app`);
     expect(await page.locator('#in-use tr[data-product="embed"]').innerText()).toMatch(/App hosting\s+1\s+1/);
     expect(await page.locator('#in-use tr[data-product="memory"]').innerText()).toMatch(/Memory\s+1 \(2 units\)\s+1/);
     expect(await page.locator(`#app-sizes tr[data-site="${site}"]`).innerText()).toMatch(/Rocket\s+2 GB \(2 units paid\)\s+3 GB \(free tier\)/);

@@ -42,6 +42,8 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
       Dockerfile: [`FROM ${h.images.node}`, h.label, "COPY server.js /app/server.js", 'CMD ["node", "/app/server.js"]', ""].join("\n"),
       "server.js":
         "require('node:http').createServer((q, s) => s.end('greeting=' + (process.env.GREETING || 'none'))).listen(8080, () => console.log('dash-app listening on 8080'));\n",
+      // The settings the repository check finds: the app's own address, a secret to generate, a vendor's key.
+      ".env.example": "APP_URL=http://localhost:3000\nSESSION_SECRET=\nSTRIPE_SECRET_KEY=\n",
     });
     screen = `/account/sites/${site}/app`;
   }, 180_000);
@@ -70,9 +72,24 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
 
     await page.getByLabel("Port").fill("3000");
     await page.getByLabel("Health path").fill("/");
+    await page.getByLabel("Volume").fill("/data");
     await page.getByRole("button", { name: "Save setup" }).click();
     await expect.poll(() => notice(page)).toContain("The setup was saved");
     expect(await page.locator("#app-status").innerText()).toBe("Set up, never deployed");
+
+    // The settings the app asks for: the address filled in, a secret generated here, a vendor's key left for later.
+    await page.getByRole("button", { name: "Check the repository" }).click();
+    const appUrl = (await rig.h.reposite.hosting.read(owner.accountId, site)).url.replace(/\/+$/, "");
+    const setting = (name: string) => page.getByRole("textbox", { name: new RegExp(`^${name} `) });
+    await expect.poll(() => setting("APP_URL").inputValue()).toBe(appUrl);
+    expect(await page.getByLabel(/^STRIPE_SECRET_KEY /).getAttribute("type")).toBe("password");
+    await page.getByRole("button", { name: "Generate a value for SESSION_SECRET" }).click();
+    const generated = await setting("SESSION_SECRET").inputValue();
+    expect(generated).toMatch(/^[\w-]{43}$/);
+    await page.getByRole("button", { name: "Save these settings" }).click();
+    await expect.poll(() => notice(page)).toContain("values are never shown again");
+    expect(await page.locator("#env-keys code").allInnerTexts()).toEqual(["APP_URL", "SESSION_SECRET"]);
+    expect(await page.content()).not.toContain(generated);
 
     // Deploy: the build log streams in while the run is under way, then the page shows how it ended.
     await page.getByRole("button", { name: "Deploy now" }).click();
@@ -108,7 +125,7 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
     await page.getByLabel("Value", { exact: true }).fill("hello-secret-77");
     await page.getByRole("button", { name: "Save value" }).click();
     await expect.poll(() => notice(page)).toContain("values are never shown again");
-    expect(await page.locator("#env-keys").innerText()).toContain("GREETING");
+    expect(await page.locator("#env-keys code").allInnerTexts()).toEqual(["APP_URL", "GREETING", "SESSION_SECRET"]);
     await expect.poll(answer, { timeout: 60_000 }).toBe("greeting=hello-secret-77");
     await page.reload();
     expect(await page.content()).not.toContain("hello-secret-77");
@@ -119,6 +136,25 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
     await expect.poll(() => notice(page), { timeout: 60_000 }).toContain("The app was restarted.");
     expect(await page.locator("#app-status").innerText()).toBe("Running");
     expect(await answer()).toBe("greeting=hello-secret-77");
+    // Stop and start again.
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await expect.poll(() => notice(page), { timeout: 60_000 }).toContain("The app was stopped.");
+    expect(await page.locator("#app-status").innerText()).toBe("Stopped");
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    await expect.poll(() => notice(page), { timeout: 60_000 }).toContain("The app was started.");
+    expect(await page.locator("#app-status").innerText()).toBe("Running");
+
+    // Reset data asks for the slug typed out; a wrong one is the operation's own refusal.
+    await page.getByLabel(`Type ${slug} to confirm`).fill("not-the-slug");
+    const mismatch = page.waitForResponse((reply) => reply.request().method() === "POST");
+    await page.getByRole("button", { name: "Reset data" }).click();
+    expect((await mismatch).status()).toBe(422);
+    await expect.poll(() => page.getByRole("alert").innerText()).toContain(slug);
+    await page.getByLabel(`Type ${slug} to confirm`).fill(slug);
+    await page.getByRole("button", { name: "Reset data" }).click();
+    await expect.poll(() => notice(page), { timeout: 60_000 }).toContain("The data was emptied");
+    expect(await page.locator("#app-status").innerText()).toBe("Running");
+
     await expect.poll(() => page.locator("#chart-cpu polyline").count(), { timeout: 15_000 }).toBe(1);
     await dashboardChecks(page, "app-running");
     await page.context().close();
@@ -146,7 +182,7 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
     const old = await fetch(`${rig.url}/account/apps/${site}`, { headers: { cookie: owner.cookie }, redirect: "manual" });
     expect(old.status).toBe(303);
     expect(old.headers.get("location")).toBe(screen);
-    expect(await rig.h.reposite.hosting.read(owner.accountId, site)).toMatchObject({ status: "running", env_keys: ["GREETING"] });
+    expect(await rig.h.reposite.hosting.read(owner.accountId, site)).toMatchObject({ status: "running", env_keys: ["APP_URL", "GREETING", "SESSION_SECRET"] });
   });
 
   it("deletes the app after the box is ticked; the site stays", async () => {

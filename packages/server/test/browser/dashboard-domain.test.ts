@@ -10,7 +10,7 @@ import { dashboardChecks } from "./dashboard-checks.js";
 
 // The Domain and Members screens in Chromium, on a real listening server whose DNS checks ask a
 // dnsmasq on loopback: the live check resolves the domain there and asks this server for its proof.
-describe.skipIf(!dnsmasqAvailable())("the Domain and Members screens in Chromium", () => {
+describe.skipIf(!dnsmasqAvailable())("the Domain, Members and Code host screens in Chromium", () => {
   let github: FakeGitHub;
   let dns: DnsServer;
   let dataDir: string;
@@ -34,7 +34,7 @@ describe.skipIf(!dnsmasqAvailable())("the Domain and Members screens in Chromium
   };
 
   beforeAll(async () => {
-    github = await startFakeGitHub({ repos: DEFAULT_REPOS });
+    github = await startFakeGitHub({ repos: DEFAULT_REPOS, oauth: { clientId: "dash-client", clientSecret: "dash-secret", autoApprove: true } });
     dataDir = await mkdtemp(join(tmpdir(), "reposite-dashboard-domain-"));
     dns = await startDnsServer();
     port = await freePort();
@@ -45,6 +45,7 @@ describe.skipIf(!dnsmasqAvailable())("the Domain and Members screens in Chromium
         reposite: {
           config: { dataDir, baseUrl: url, sitesDomain: "sites.test", publicIpv4: "127.0.0.1" },
           github: { apiUrl: github.url, webHosts: ["github.com"] },
+          githubOAuth: { clientId: "dash-client", clientSecret: "dash-secret", webUrl: github.webUrl },
           dns: { servers: [dns.address], timeoutMs: 1_000, tries: 1 },
           // Visitors reach this server on its HTTP port; no HTTPS here. Live answers are not kept.
           domains: { liveHttpsPort: null, liveHttpPort: port, liveCacheMs: 0 },
@@ -130,6 +131,28 @@ describe.skipIf(!dnsmasqAvailable())("the Domain and Members screens in Chromium
     expect(rows.map((row) => row.split("\t")[0])).toEqual(expect.arrayContaining(["reader@example.com", "second@example.com"]));
     expect(await page.content()).not.toContain("correct horse battery");
     await dashboardChecks(page, "members");
+    await page.context().close();
+  });
+
+  it("connects the code host from the account's Code host screen (GitHub's authorize page and back), then disconnects it", async () => {
+    const page = await pageOf(owner);
+    await page.goto("/account");
+    await page.getByRole("link", { name: "Code host" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/account/code-host");
+    expect(await page.locator("#code-host-state").innerText()).toBe("Not connected.");
+    await dashboardChecks(page, "code-host");
+    await page.getByLabel("A link to one of your private repositories").fill("https://github.com/acme/rocket-cli");
+    await page.getByRole("button", { name: "Connect on the code host" }).click();
+    // The fake GitHub approves at once and sends the browser back to the callback page.
+    await expect.poll(() => page.getByRole("heading", { name: "GitHub is connected" }).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(github.requests.some((request) => request.path.startsWith("/login/oauth/authorize?"))).toBe(true);
+    await page.goto("/account/code-host");
+    expect(await page.locator("#code-host-state").innerText()).toBe("Connected.");
+    expect(await server.reposite.repoAccess.status(owner.accountId)).toEqual({ connected: true });
+    await page.getByRole("button", { name: "Disconnect" }).click();
+    await expect.poll(() => page.locator("main .notice.ok").innerText()).toContain("The code host was disconnected");
+    expect(await page.locator("#code-host-state").innerText()).toBe("Not connected.");
+    expect(await server.reposite.repoAccess.status(owner.accountId)).toEqual({ connected: false });
     await page.context().close();
   });
 
