@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { dockerForTests } from "@reposite/test-support";
+import { dockerForTests, postgresForTests } from "@reposite/test-support";
 import { describe, expect, it } from "vitest";
 
 // Every benchmark (npm run bench, bench:proxy, bench:deploy) runs in CI for a second or so, so one
 // that no longer runs fails the build. What they measure is not checked here: only that each
 // runs to its report and exits 0 (a benchmark exits 1 when it could not run).
 const engine = await dockerForTests();
+const postgres = postgresForTests();
 const TINY = { BENCH_DURATION: "1", BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_SITES: "5" };
 
 function runBench(script: string): Promise<{ code: number | null; output: string }> {
@@ -51,6 +52,14 @@ describe.concurrent("the benchmarks run", () => {
     expect(output).not.toContain("bench: failed");
     expect(code, output).toBe(0);
     expect(output).toMatch(/slowest site: .+, \d+ ms for its 4 pages/);
+  });
+
+  it.skipIf(!postgres.available)("npm run bench:replicas: an API read/write mix on files, and on PostgreSQL with 1 and 3 replicas (needs wrk and postgresql)", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("replicas.mjs");
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/ratio pg x3 \/ files: +[\d.]+x/);
+    expect(output).toMatch(/GET \/app\/sites p99 with \d+ projects: files [\d.]+ ms, PostgreSQL [\d.]+ ms/);
   });
 
   it.skipIf(!engine.available)("npm run bench:deploy: a deploy by hand and through Reposite on the Engine", { timeout: 180_000 }, async () => {

@@ -164,8 +164,10 @@ export function median(values) {
  * wrk on the load CPUs for `seconds` against `target` ({url, headers}): req/s, requests, errors
  * (non-2xx/3xx and socket errors) and p50/p99 in ms from its latency distribution.
  */
-export function loadWithWrk(wrk, target, seconds, { threads, connections }) {
+export function loadWithWrk(wrk, target, seconds, { threads, connections, script }) {
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--latency"];
+  // A Lua script picks each request (a mix of reads and writes).
+  if (script) args.push("-s", script);
   for (const [name, value] of Object.entries(target.headers)) args.push("-H", `${name === "host" ? "Host" : name}: ${value}`);
   args.push(target.url);
   return new Promise((done, reject) => {
