@@ -179,6 +179,22 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
     const withToken = await fetch(`${rig.url}${screen}`, { headers: { authorization: `Bearer ${token}` } });
     expect(withToken.status).toBe(403);
     expect(await withToken.text()).toContain("session_required");
+    // The job stream the screen follows: the session's, resumed after Last-Event-ID; a job under another site, another account or a token gets none.
+    const jobId = (await rig.h.reposite.hosting.listRuns(owner.accountId, site)).at(-1)!.job_id!;
+    const stream = (path: string, headers: Record<string, string>) => fetch(`${rig.url}${path}`, { headers });
+    const resumed = await stream(`${screen.replace("/app", "")}/jobs/${jobId}/stream`, { cookie: owner.cookie, "last-event-id": "0" });
+    expect(resumed.headers.get("content-type")).toBe("text/event-stream");
+    const frames = await resumed.text();
+    expect(frames).toMatch(/^event: meta\n/);
+    expect(frames).not.toContain("\nid: 0\n");
+    expect(frames).toContain("\nid: 1\n");
+    expect(frames).toMatch(/event: error\n/);
+    const elsewhere = await rig.h.project(owner.accountId, "dash-app");
+    expect((await stream(`/account/sites/${elsewhere}/jobs/${jobId}/stream`, { cookie: owner.cookie })).status).toBe(404);
+    expect((await stream(`/account/sites/${site}/jobs/${jobId}/stream`, { cookie: other.cookie })).status).toBe(404);
+    expect((await stream(`/account/sites/${site}/jobs/${jobId}/stream`, { authorization: `Bearer ${token}` })).status).toBe(403);
+    expect((await stream(`/account/sites/${site}/jobs/${jobId}/stream`, {})).status).toBe(401);
+
     const old = await fetch(`${rig.url}/account/apps/${site}`, { headers: { cookie: owner.cookie }, redirect: "manual" });
     expect(old.status).toBe(303);
     expect(old.headers.get("location")).toBe(screen);
