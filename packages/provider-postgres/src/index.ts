@@ -4,3 +4,4 @@ export { createPostgresEvents, type PostgresEvents, type PostgresEventsOptions }
 export { createPostgresPorts, type PostgresPorts, type PostgresPortsOptions } from "./postgres-ports.js";
 export { migrate, MIGRATIONS } from "./migrate.js";
 export { openPool, isPostgresUrl, type PostgresConnectionOptions } from "./connection.js";
+export { copyRecords, type CopyReport, type PrefixCount } from "./copy-records.js";

@@ -1,6 +1,7 @@
 import { createReposite, neededImages, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { runMigrate, runMigrateStorage } from "./admin/storage-migration.js";
 import { settingsFromEnv } from "./config-from-env.js";
 import { exitOnUnexpectedErrors } from "./process-guards.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, startServer } from "./start-server.js";
@@ -135,9 +136,37 @@ function commands(io: CliIo): CommandDef {
     },
   });
 
+  const adminIo = { ...io, usageError: (message: string) => new UsageError(message) };
+  const migrateArgs = {
+    database: { type: "string", description: "the PostgreSQL database; default: REPOSITE_DATABASE_URL", valueHint: "postgres://…" },
+  } satisfies ArgsDef;
+  const migrateCommand = defineCommand({
+    meta: { name: "reposite admin migrate", description: "Bring the PostgreSQL schema up to date; prints the steps applied (none when it is)" },
+    args: migrateArgs,
+    run: async ({ rawArgs, args }) => {
+      refuseUnknown(rawArgs, migrateArgs);
+      await runMigrate(args.database || process.env.REPOSITE_DATABASE_URL, adminIo);
+    },
+  });
+  const migrateStorageArgs = {
+    from: { type: "string", description: "the data directory of the single-machine installation (its REPOSITE_DATA_DIR)", valueHint: "dir" },
+    to: { type: "string", description: "the PostgreSQL database to copy its records to", valueHint: "postgres://…" },
+  } satisfies ArgsDef;
+  const migrateStorage = defineCommand({
+    meta: {
+      name: "reposite admin migrate-storage",
+      description: "Copy every record of a data directory to PostgreSQL (again: changes nothing); prints counts per prefix on both sides, fails when they differ",
+    },
+    args: migrateStorageArgs,
+    run: async ({ rawArgs, args }) => {
+      refuseUnknown(rawArgs, migrateStorageArgs);
+      await runMigrateStorage({ from: args.from, to: args.to }, adminIo);
+    },
+  });
+
   const admin = defineCommand({
-    meta: { name: "reposite admin", description: "Operator tasks on the data directory (REPOSITE_DATA_DIR) and the Docker Engine" },
-    subCommands: { "create-token": createToken, "list-accounts": listAccounts, images },
+    meta: { name: "reposite admin", description: "Operator tasks on the data directory (REPOSITE_DATA_DIR), the database and the Docker Engine" },
+    subCommands: { "create-token": createToken, "list-accounts": listAccounts, images, migrate: migrateCommand, "migrate-storage": migrateStorage },
   });
 
   return defineCommand({

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
-import { createPostgresPorts, openPool } from "@reposite/provider-postgres";
+import { createPostgresPorts, MIGRATIONS, openPool } from "@reposite/provider-postgres";
 import { freePort, postgresForTests, startFakeGitHub, startPostgres, type FakeGitHub, type TestPostgres } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsFromEnv } from "../src/config-from-env.js";
@@ -80,7 +80,7 @@ describe.skipIf(!postgres.available)("two server processes on one PostgreSQL dat
       const { rows } = await client.query<{ key: string }>("SELECT key FROM reposite_records WHERE key LIKE 'projects:%'");
       expect(rows.map((row) => row.key)).toContain(`projects:${id}`);
       const { rows: migrations } = await client.query<{ version: number }>("SELECT version FROM reposite_schema_migrations");
-      expect(migrations.map((row) => row.version)).toEqual([1]);
+      expect(migrations.map((row) => row.version)).toEqual(MIGRATIONS.map((step) => step.version));
     } finally {
       await client.end();
     }
