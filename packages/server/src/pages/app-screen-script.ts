@@ -28,6 +28,7 @@ if (buildLog) {
   source.addEventListener("error", (event) => {
     if (event.data) end(JSON.parse(event.data));
     else if (source.readyState === EventSource.CONNECTING) state.textContent = "Reconnecting …";
+    else state.textContent = "The log cannot be followed here: reload the page.";
   });
   source.addEventListener("open", () => { state.textContent = "Following the run …"; });
 }
