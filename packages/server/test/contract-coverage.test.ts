@@ -17,6 +17,9 @@ const BROWSER_HELPERS = new Set([
   "GET /account/assets/:file",
   // The dashboard's script follows a site's job (a build log, a fix) with the session cookie.
   "GET /account/sites/:site_id/jobs/:job_id/stream",
+  // The dashboard's script checks an address as it is typed; its script and stylesheet.
+  "GET /account/sites/slug-check",
+  "GET /dashboard/assets/:file",
 ]);
 
 const key = (method: string | undefined, path: string | undefined) => `${method ?? ""} ${path ?? ""}`;
