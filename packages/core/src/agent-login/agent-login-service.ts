@@ -81,9 +81,9 @@ export class AgentLoginService {
       wrong_account_email: null,
       token_id: null,
     };
-    await this.storage.setItem(requestKey(record.id), record);
-    await this.storage.setItem(verificationKey(record.verification_id), record.id);
-    await this.expiring.removeAt(record.expires_at + LOGIN_REQUEST_KEPT_MS, [requestKey(record.id), verificationKey(record.verification_id)]);
+    const removeAt = record.expires_at + LOGIN_REQUEST_KEPT_MS;
+    await this.expiring.rewrite(verificationKey(record.verification_id), record.id, removeAt);
+    await this.expiring.write(requestKey(record.id), record, removeAt, [verificationKey(record.verification_id)]);
     const verificationPath = `/agent/verify/${record.verification_id}`;
     const verificationUrl = `${this.config.baseUrl}${verificationPath}`;
 
@@ -127,7 +127,7 @@ export class AgentLoginService {
           record.account_id = account.id;
           record.wrong_account_email = null;
         }
-        await this.storage.setItem(requestKey(record.id), record);
+        await this.save(record);
       }
       return this.pageOf(record, account);
     });
@@ -145,7 +145,7 @@ export class AgentLoginService {
       if (record.account_id && record.account_id !== account.id) return this.pageOf(record, account);
       if (record.token_id) await this.tokens.revoke(account.id, record.token_id).catch(() => undefined);
       record.status = "denied";
-      await this.storage.setItem(requestKey(record.id), record);
+      await this.save(record);
       return this.pageOf(record, account);
     });
   }
@@ -175,7 +175,7 @@ export class AgentLoginService {
         record.wrong_codes += 1;
         const attemptsLeft = MAX_WRONG_CODES - record.wrong_codes;
         if (attemptsLeft <= 0) record.status = "locked";
-        await this.storage.setItem(requestKey(record.id), record);
+        await this.save(record);
         if (attemptsLeft <= 0) {
           throw new RepositeError(410, "Too many wrong codes: this login request no longer works. Start a new login.", "expired");
         }
@@ -191,7 +191,7 @@ export class AgentLoginService {
       });
       record.status = "used";
       record.token_id = token.id;
-      await this.storage.setItem(requestKey(record.id), record);
+      await this.save(record);
       return {
         token: secret,
         token_type: "Bearer",
@@ -200,6 +200,11 @@ export class AgentLoginService {
         user: { id: account.id, email: account.email },
       };
     });
+  }
+
+  /** Saves a changed request; it still goes when it was to (the storage's own expiry keeps that time). */
+  private save(record: LoginRequestRecord): Promise<void> {
+    return this.expiring.rewrite(requestKey(record.id), record, record.expires_at + LOGIN_REQUEST_KEPT_MS);
   }
 
   private async byVerificationId(verificationId: string): Promise<LoginRequestRecord> {

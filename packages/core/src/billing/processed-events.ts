@@ -31,8 +31,7 @@ export class ProcessedEvents {
       if (await this.storage.getItem(key)) return false;
       await handle();
       const expiresAt = this.clock.now().getTime() + PROCESSED_EVENTS_KEPT_MS;
-      await this.storage.setItem(key, { event_id: eventId, expires_at: expiresAt });
-      await this.expiring.removeAt(expiresAt, [key]);
+      await this.expiring.write(key, { event_id: eventId, expires_at: expiresAt }, expiresAt);
       return true;
     });
   }

@@ -33,7 +33,8 @@ export class SessionsService {
       csrf: newSecret(),
       expires_at: this.clock.now().getTime() + SESSION_TTL_MS,
     };
-    await this.storage.setItem(key(secret), session);
+    // A storage with its own expiry (unstorage's ttl: PostgreSQL) drops it then; elsewhere it goes when read after it expired.
+    await this.storage.setItem(key(secret), session, { ttl: SESSION_TTL_MS / 1000 });
     return { secret, session };
   }
 

@@ -90,8 +90,7 @@ export class SignInLinks {
       expires_at: this.clock.now().getTime() + SIGN_IN_LINK_TTL_MS,
     };
     const key = `sign-in-links:${sha256(secret)}`;
-    await this.storage.setItem(key, record);
-    await this.expiring.removeAt(record.expires_at, [key]);
+    await this.expiring.write(key, record, record.expires_at);
     const link = `${this.config.baseUrl}/account/sign-in/confirm?token=${secret}`;
     const intro = options.intro ?? "Use this link to sign in to Reposite.";
     try {

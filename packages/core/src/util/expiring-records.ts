@@ -43,6 +43,29 @@ export class ExpiringRecords {
     this.timer.unref?.();
   }
 
+  /** Whether the storage removes records itself: its driver declares unstorage's `ttl` (PostgreSQL's `expires_at`). */
+  get removedByStorage(): boolean {
+    return this.storage.getMounts("").every((mount) => mount.driver.flags?.ttl === true);
+  }
+
+  /**
+   * Writes a record that is to go at `removeAt` (ms since the epoch): with the driver's own
+   * expiry (unstorage's `ttl` option) where it has one, else noted for the sweep. `alsoKeys`,
+   * written by the caller with `rewrite`, go at the same time.
+   */
+  async write(key: string, value: unknown, removeAt: number, alsoKeys: string[] = []): Promise<void> {
+    await this.rewrite(key, value, removeAt);
+    if (!this.removedByStorage) await this.removeAt(removeAt, [key, ...alsoKeys]);
+  }
+
+  /** Writes a record `write` (or `removeAt`) noted already: its time to go is kept with the driver's expiry. */
+  async rewrite(key: string, value: unknown, removeAt: number): Promise<void> {
+    if (!this.removedByStorage) return this.storage.setItem(key, value);
+    // unstorage's ttl is in whole seconds; a record due already is kept one second more at most.
+    const ttl = Math.max(1, Math.ceil((removeAt - this.clock.now().getTime()) / 1000));
+    await this.storage.setItem(key, value, { ttl });
+  }
+
   /** Notes that `keys` are to be removed at `removeAt` (ms since the epoch), checked against `keys[0]`. */
   async removeAt(removeAt: number, keys: string[]): Promise<void> {
     // Never into a bucket already due: a sweep may be emptying it.
