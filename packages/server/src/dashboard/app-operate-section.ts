@@ -48,7 +48,7 @@ ${
 
 /** Memory and disk now, and the sizes that could be bought with their prices (`resources`). */
 export function resourcesSection(resources: ResourcesView | null): SafeHtml {
-  return html`<h2>Memory and disk</h2>
+  return html`<h2 id="resources-title">Memory and disk</h2>
 ${
   resources
     ? html`${resourceTable("Memory", "memory", resources.memory)}${resourceTable("Disk", "disk", resources.disk)}

@@ -43,6 +43,24 @@ function statusSection(deployment: DeploymentView): SafeHtml {
 </dl>`;
 }
 
+/** Where each part of a set-up app's long screen starts, for the links at its top. */
+const PARTS: ReadonlyArray<readonly [string, string]> = [
+  ["deploy-title", "Deploy"],
+  ["log-title", "Output"],
+  ["metrics-title", "Metrics"],
+  ["setup-title", "Setup"],
+  ["env-title", "Env"],
+  ["resources-title", "Memory and disk"],
+  ["danger-title", "Reset and delete"],
+];
+
+function partsNav(deployed: boolean, bare: boolean): SafeHtml {
+  const parts = PARTS.filter(([id]) => deployed || (id !== "log-title" && id !== "metrics-title"));
+  return html`<nav class="parts" aria-label="On this screen"><ul>${[...parts, ...(bare ? [["terminal-title", "Terminal"] as const] : [])].map(
+    ([id, label]) => html`<li><a href="#${id}">${label}</a></li>`,
+  )}</ul></nav>`;
+}
+
 export interface AppScreenInput {
   siteId: string;
   /** The site's name. */
@@ -79,6 +97,7 @@ export function appScreen(input: AppScreenInput): SafeHtml {
 ${
   deployment
     ? html`${statusSection(deployment)}
+${partsNav(deployment.status !== "configured", deployment.build_mode === "bare")}
 ${runsSection({ path, csrf, deployment, runs, follow, streamPath })}
 ${deployment.status !== "configured" && liveSection()}
 ${controlsSection(path, csrf, deployment)}

@@ -201,6 +201,8 @@ ul.plain{list-style:none;padding:0}ul.plain li{display:flex;align-items:center;g
 .charts figure{margin:0}.chart{width:100%;height:4rem;background:#f3f5f8;border:1px solid #c7ced8;border-radius:6px}
 figcaption{font-size:.9rem;color:#4a5361}
 .record{word-break:break-all}
+.parts ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;padding:.5rem .75rem;margin:1rem 0;background:#f3f5f8;border:1px solid #c7ced8;border-radius:6px}
+.parts a{display:inline-block;padding:.3rem 0}
 #app-summary,#app-metrics,#domain-state{grid-template-columns:max-content minmax(0,1fr)}
 #app-summary dd,#domain-state dd{overflow-wrap:anywhere}
 .copyable{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}
