@@ -1,6 +1,6 @@
 import type { PricesView, ProductPriceView, ResourcePriceView } from "@reposite/contract";
 import { RESOURCE_UNITS } from "../hosting/resources.js";
-import { PRODUCTS, type BillingInterval, type Catalog, type Product } from "../ports/payments.js";
+import { PRODUCTS, type Catalog, type Product } from "../ports/payments.js";
 import { UNIT_MB, isResourceProduct } from "./app-limits.js";
 import { FREE_LABEL, priceLabel } from "./price-labels.js";
 

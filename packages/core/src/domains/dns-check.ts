@@ -1,7 +1,7 @@
 import type { DnsCheck, DnsCheckRecord } from "@reposite/contract";
 import type { DnsResolver } from "../ports/dns.js";
 import type { DomainName } from "./domain-name.js";
-import { ownershipName, ownershipValue, type DnsRecordType, type RecordTargets } from "./domain-records.js";
+import { ownershipName, ownershipValue, type RecordTargets } from "./domain-records.js";
 import { dnsProxyOf, type DnsProxy } from "./proxy-ranges.js";
 
 /** What DNS answered for one record, and the whole check: the contract's shapes (`POST …/domain/verify`'s `dns`). */

@@ -16,7 +16,7 @@ import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { checkDns } from "./dns-check.js";
 import { describeDomain, parseDomainName, siteHostOf } from "./domain-name.js";
-import { ownershipValue, recordsFor, type DnsRecordView, type RecordTargets } from "./domain-records.js";
+import { ownershipValue, recordsFor, type RecordTargets } from "./domain-records.js";
 import { DomainStore, type DomainRecord } from "./domain-store.js";
 import { DomainTable } from "./domain-table.js";
 import { LiveCheck } from "./live-check.js";
