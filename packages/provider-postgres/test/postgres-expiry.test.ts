@@ -29,7 +29,7 @@ describe.skipIf(!server)("records that expire use PostgreSQL's own expiry", () =
     outbox = await mkdtemp(join(tmpdir(), "reposite-expiry-outbox-"));
     reposite = createReposite({
       storage: createStorage({ driver: postgresStorageDriver({ url: server!.url }) }),
-      mailer: createOutboxMailer({ dir: outbox }),
+      mailer: createOutboxMailer({ dir: outbox, from: "Reposite <noreply@reposite.test>" }),
       repoHosts: [],
     });
   });
@@ -64,7 +64,8 @@ describe.skipIf(!server)("records that expire use PostgreSQL's own expiry", () =
 
     // The sweep index is for storages without an expiry of their own (rate-limit counters still use it).
     const { rows } = await pool.query<{ key: string }>("SELECT key FROM reposite_records WHERE key LIKE 'expiring:%'");
-    const noted = (await Promise.all(rows.map((row) => reposite.container.resolve(STORAGE).getItem<string[][]>(row.key)))).flat(2);
+    const buckets = await Promise.all(rows.map((row) => reposite.container.resolve(STORAGE).getItem<string[][]>(row.key)));
+    const noted = buckets.flatMap((bucket) => (bucket ?? []).flat());
     expect(noted.filter((key) => /^(sign-in-links|login-requests|login-verifications|billing-events):/.test(key))).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import type { StorageValue } from "unstorage";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
@@ -53,13 +54,13 @@ export class ExpiringRecords {
    * expiry (unstorage's `ttl` option) where it has one, else noted for the sweep. `alsoKeys`,
    * written by the caller with `rewrite`, go at the same time.
    */
-  async write(key: string, value: unknown, removeAt: number, alsoKeys: string[] = []): Promise<void> {
+  async write(key: string, value: StorageValue, removeAt: number, alsoKeys: string[] = []): Promise<void> {
     await this.rewrite(key, value, removeAt);
     if (!this.removedByStorage) await this.removeAt(removeAt, [key, ...alsoKeys]);
   }
 
   /** Writes a record `write` (or `removeAt`) noted already: its time to go is kept with the driver's expiry. */
-  async rewrite(key: string, value: unknown, removeAt: number): Promise<void> {
+  async rewrite(key: string, value: StorageValue, removeAt: number): Promise<void> {
     if (!this.removedByStorage) return this.storage.setItem(key, value);
     // unstorage's ttl is in whole seconds; a record due already is kept one second more at most.
     const ttl = Math.max(1, Math.ceil((removeAt - this.clock.now().getTime()) / 1000));
