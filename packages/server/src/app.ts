@@ -8,6 +8,7 @@ import type { HostResolver } from "./site-runtime/host-router.js";
 import { siteRuntime } from "./site-runtime/site-runtime.js";
 import { deploymentRoutes } from "./routes/deployment.js";
 import { domainProof, domainRoutes } from "./routes/domain.js";
+import { edgeFeedRoutes } from "./routes/edge-feed.js";
 import { deploymentFixRoutes } from "./routes/deployment-fix.js";
 import { deploymentOperationRoutes } from "./routes/deployment-operations.js";
 import { appScreenRoutes } from "./routes/app-screen.js";
@@ -65,6 +66,7 @@ export function createApp(reposite: Reposite, options: AppOptions = {}): H3 {
   app.use((event) => refusePreflight(event));
   healthRoutes(app, reposite);
   tlsAskRoutes(app, reposite);
+  edgeFeedRoutes(app, reposite);
   homeRoutes(app, reposite);
   openApiRoutes(app, reposite);
   designRoutes(app);

@@ -2,7 +2,8 @@ import { createReposite, neededImages, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type T
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { runMigrate, runMigrateStorage } from "./admin/storage-migration.js";
-import { settingsFromEnv } from "./config-from-env.js";
+import { remoteEdgeSettingsFromEnv, settingsFromEnv } from "./config-from-env.js";
+import { startRemoteEdge } from "./edge/remote/index.js";
 import { exitOnUnexpectedErrors } from "./process-guards.js";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, startServer } from "./start-server.js";
 import { SERVER_VERSION } from "./version.js";
@@ -55,6 +56,38 @@ function commands(io: CliIo): CommandDef {
             process.exit(1);
           }, shutdownMs).unref();
           server.close().then(resolve, (error: unknown) => {
+            io.err(`[reposite] shutting down failed: ${(error as Error).stack ?? String(error)}`);
+            resolve();
+          });
+        };
+        process.once("SIGTERM", () => stop("SIGTERM"));
+        process.once("SIGINT", () => stop("SIGINT"));
+      });
+    },
+  });
+
+  const edge = defineCommand({
+    meta: {
+      name: "reposite edge",
+      description:
+        "Run nginx on an edge machine, fed by control-plane servers (REPOSITE_CONTROL_PLANES, REPOSITE_EDGE_TOKEN, PORT, HOST, REPOSITE_DATA_DIR: see docs/deploy/edge-nginx.md)",
+    },
+    args: {},
+    run: async ({ rawArgs }) => {
+      refuseUnknown(rawArgs, {});
+      exitOnUnexpectedErrors(io.err);
+      const settings = remoteEdgeSettingsFromEnv();
+      const edge = await startRemoteEdge(settings);
+      io.out(`Reposite edge listening on http://${settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]` : settings.listen.hostname}:${settings.listen.port}`);
+      io.out(`  edge: ${edge.description}`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          io.out(`Received ${signal}, shutting down.`);
+          setTimeout(() => {
+            io.err(`[reposite] shutting down took longer than ${settings.shutdownMs / 1000} s (REPOSITE_SHUTDOWN_TIMEOUT_SECONDS); exiting now.`);
+            process.exit(1);
+          }, settings.shutdownMs + 1_000).unref();
+          edge.close().then(resolve, (error: unknown) => {
             io.err(`[reposite] shutting down failed: ${(error as Error).stack ?? String(error)}`);
             resolve();
           });
@@ -175,7 +208,7 @@ function commands(io: CliIo): CommandDef {
       version: SERVER_VERSION,
       description: "Reposite: a repository link in, a product website out",
     },
-    subCommands: { serve, admin },
+    subCommands: { serve, edge, admin },
   });
 }
 

@@ -11,12 +11,14 @@ import {
   type HostingSettings,
 } from "@reposite/core";
 import { isIP } from "node:net";
+import { resolve } from "node:path";
 import { languageModelFromEnv } from "@reposite/provider-ai";
 import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
 import { parseDenyCidrs } from "@reposite/provider-docker";
 import { createPostgresPorts, isPostgresUrl } from "@reposite/provider-postgres";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
+import { EDGE_FEED_SETTINGS, EDGE_TOKEN_MIN_LENGTH, type RemoteEdgeOptions } from "./edge/remote/index.js";
 import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
 
 /** Where the server listens. */
@@ -159,6 +161,47 @@ function edgeSwitch(value: string | undefined): boolean {
   throw new Error(`[reposite] REPOSITE_EDGE must be nginx (nginx in front, fed by Reposite) or left out (Reposite serves everything), not "${value}".`);
 }
 
+/** REPOSITE_EDGE_TOKEN: the secret edges and control planes share; long enough not to be guessed. */
+function edgeToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.REPOSITE_EDGE_TOKEN;
+  if (token === undefined || token === "") return undefined;
+  if (token.length < EDGE_TOKEN_MIN_LENGTH || /\s/.test(token)) {
+    throw new Error(`[reposite] REPOSITE_EDGE_TOKEN must be at least ${EDGE_TOKEN_MIN_LENGTH} characters without spaces (for example: openssl rand -hex 32).`);
+  }
+  return token;
+}
+
+/** A control plane turns the edge feed on with REPOSITE_EDGE_TOKEN (`/edge/…`, docs/deploy/edge-nginx.md). */
+function edgeFeedFromEnv(env: NodeJS.ProcessEnv): Pick<CreateRepositeOptions, "register"> {
+  const token = edgeToken(env);
+  return token ? { register: (container) => void container.register(EDGE_FEED_SETTINGS, { useValue: { token } }) } : {};
+}
+
+/**
+ * `reposite edge`'s settings: REPOSITE_CONTROL_PLANES (http addresses, comma-separated) and
+ * REPOSITE_EDGE_TOKEN are required; HOST/PORT are where its nginx listens; its files live in
+ * `<REPOSITE_DATA_DIR>/edge`; REPOSITE_TRUST_PROXY and REPOSITE_SHUTDOWN_TIMEOUT_SECONDS as for `serve`.
+ */
+export function remoteEdgeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<RemoteEdgeOptions, "binary"> {
+  const token = edgeToken(env);
+  if (!token) throw new Error("[reposite] reposite edge needs REPOSITE_EDGE_TOKEN: the same secret as the control planes' (at least 32 characters).");
+  const controlPlanes = list(env.REPOSITE_CONTROL_PLANES ?? "").map((address) => {
+    if (!/^http:\/\/[^/?#]+\/?$/.test(address) || !URL.canParse(address)) {
+      throw new Error(`[reposite] REPOSITE_CONTROL_PLANES must list control planes' http addresses without a path, such as http://10.0.0.5:3000,http://10.0.0.6:3000, not "${address}".`);
+    }
+    return address.replace(/\/$/, "");
+  });
+  if (controlPlanes.length === 0) throw new Error("[reposite] reposite edge needs REPOSITE_CONTROL_PLANES: the http addresses of one or more control-plane servers (reposite serve with REPOSITE_EDGE_TOKEN).");
+  return {
+    dir: resolve(env.REPOSITE_DATA_DIR || ".reposite", "edge"),
+    listen: { port: port(env.PORT, 3000), hostname: env.HOST || "127.0.0.1" },
+    controlPlanes,
+    token,
+    trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
+    shutdownMs: env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS ? wholeNumber(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, "REPOSITE_SHUTDOWN_TIMEOUT_SECONDS") * 1000 : 10_000,
+  };
+}
+
 /** An http(s) address, or a start-up error naming the variable. */
 function checkedUrl(value: string, name: string): string {
   let url: URL | undefined;
@@ -298,6 +341,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
       },
       ...domainsFromEnv(env),
       ...databaseFromEnv(env),
+      ...edgeFeedFromEnv(env),
       ...(languageModel ? { languageModel } : {}),
       ...(payments ? { payments } : {}),
       hosting: hostingFromEnv(env),

@@ -152,10 +152,10 @@ describe("reposite help and version", () => {
 
   // Each exits by itself: `serve --help` prints help instead of starting a server.
   it.each([
-    [[], "USAGE reposite serve|admin"],
-    [["--help"], "USAGE reposite serve|admin"],
-    [["-h"], "USAGE reposite serve|admin"],
-    [["help"], "USAGE reposite serve|admin"],
+    [[], "USAGE reposite serve|edge|admin"],
+    [["--help"], "USAGE reposite serve|edge|admin"],
+    [["-h"], "USAGE reposite serve|edge|admin"],
+    [["help"], "USAGE reposite serve|edge|admin"],
     [["serve", "--help"], "USAGE reposite serve"],
     [["serve", "-h"], "USAGE reposite serve"],
     [["admin", "--help"], "USAGE reposite admin create-token|list-accounts"],
@@ -178,7 +178,7 @@ describe("reposite help and version", () => {
   });
 
   it.each([
-    [["frobnicate"], "Unknown command: frobnicate", "USAGE reposite serve|admin"],
+    [["frobnicate"], "Unknown command: frobnicate", "USAGE reposite serve|edge|admin"],
     [["admin", "frobnicate"], "Unknown command: admin frobnicate", "USAGE reposite admin"],
     [["admin"], "No command specified", "USAGE reposite admin"],
     [["serve", "now"], "Unexpected argument: now", "USAGE reposite serve"],

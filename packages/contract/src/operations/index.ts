@@ -15,6 +15,7 @@ import * as deploymentFix from "./deployment-fix.js";
 import * as deploymentOperations from "./deployment-operations.js";
 import * as billing from "./billing.js";
 import * as domain from "./domain.js";
+import * as edge from "./edge.js";
 
 export * from "./service.js";
 export * from "./projects.js";
@@ -32,13 +33,14 @@ export * from "./deployment-fix.js";
 export * from "./deployment-operations.js";
 export * from "./billing.js";
 export * from "./domain.js";
+export * from "./edge.js";
 
 /**
  * Every operation of the API. Each resource file exports its operations (and nothing else that is
  * an object with an `id` and a `path`); they are listed here so the server, the OpenAPI document
  * and the coverage test see the same set.
  */
-export const OPERATIONS: readonly Operation[] = ([...Object.values(service), ...Object.values(projects), ...Object.values(designs), ...Object.values(repoAccess), ...Object.values(publishing), ...Object.values(members), ...Object.values(tokens), ...Object.values(agent), ...Object.values(generation), ...Object.values(jobs), ...Object.values(pageVersions), ...Object.values(deployment), ...Object.values(deploymentFix), ...Object.values(deploymentOperations), ...Object.values(billing), ...Object.values(domain)] as unknown[]).filter(isOperation);
+export const OPERATIONS: readonly Operation[] = ([...Object.values(service), ...Object.values(projects), ...Object.values(designs), ...Object.values(repoAccess), ...Object.values(publishing), ...Object.values(members), ...Object.values(tokens), ...Object.values(agent), ...Object.values(generation), ...Object.values(jobs), ...Object.values(pageVersions), ...Object.values(deployment), ...Object.values(deploymentFix), ...Object.values(deploymentOperations), ...Object.values(billing), ...Object.values(domain), ...Object.values(edge)] as unknown[]).filter(isOperation);
 
 function isOperation(value: unknown): value is Operation {
   return typeof value === "object" && value !== null && "id" in value && "path" in value && "method" in value && "answers" in value;

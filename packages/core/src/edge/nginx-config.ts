@@ -10,6 +10,8 @@ export interface NginxEdgeSettings {
   listen: { hostname: string; port: number };
   /** Where Reposite's own Node process answers (an internal loopback address). */
   node: AppTarget;
+  /** More Reposite processes in the same upstream (`reposite edge`: one per control plane); nginx spreads requests and skips one that fails. */
+  moreNodes?: readonly AppTarget[];
   /** Folder nginx runs in: its pid file, error log and temporary files live here. */
   dir: string;
   /** Believe the visitor's `X-Forwarded-For`/`-Proto` (REPOSITE_TRUST_PROXY: another proxy sits in front). */
@@ -192,7 +194,7 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     ...hosts.map(([host, upstream]) => `  ${quoted(host)} ${upstream};`),
     "}",
     `upstream ${NODE_UPSTREAM} {`,
-    `  server ${address(settings.node)};`,
+    ...[settings.node, ...(settings.moreNodes ?? [])].map((node) => `  server ${address(node)};`),
     "  keepalive 64;",
     "}",
     ...served.flatMap((app) => [

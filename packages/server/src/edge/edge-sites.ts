@@ -18,7 +18,7 @@ export interface EdgeSites {
  * serve them. Writes of one slug run one after the other; the route table lists a slug once its
  * first version is on disk and drops it before its files go.
  */
-export async function startEdgeSites(reposite: Reposite, table: EdgeRouteTable, options: { dir: string; brotli: boolean }): Promise<EdgeSites> {
+export async function startEdgeSites(reposite: Reposite, table: Pick<EdgeRouteTable, "siteOnDisk">, options: { dir: string; brotli: boolean }): Promise<EdgeSites> {
   const ids = new Map<string, string>();
   const queues = new Map<string, Promise<void>>();
   let closed = false;

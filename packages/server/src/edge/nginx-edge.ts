@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type Reposite } from "@reposite/core";
+import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type Reposite } from "@reposite/core";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
 import { startMemberGate, type MemberGateDecision, type MemberGateListener } from "./member-gate.js";
 import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
@@ -17,15 +17,19 @@ export interface NginxEdgeOptions {
   trustProxy: boolean;
   /** Shutdown bound (ms): old workers get this long at a reload, and nginx at a stop. */
   shutdownMs: number;
-  table: EdgeRouteTable;
+  table: Pick<EdgeRouteTable, "snapshot" | "subscribe" | "siteOnDisk">;
   /** The `/app/` table: targets nginx may still send to are held in it, so a deploy does not stop them too early. */
-  appRoutes: AppRoutes;
+  appRoutes: Pick<AppRoutes, "hold">;
+  /** More Reposite processes beside `node` (`reposite edge`: its control planes). */
+  moreNodes?: readonly AppTarget[];
   /** Changes within this window become one reload (ms). Default 200. */
   coalesceMs?: number;
   /** Default `nginx` (found on PATH). */
   binary?: string;
   /** When given, nginx serves its published sites from files under `<dir>/sites` and logs their visits to it. */
   reposite?: Reposite;
+  /** Without `reposite`: site files someone else writes and reads the visits of (`reposite edge`). */
+  siteFiles?: NginxSiteSettings;
   /** When given, nginx serves members-only apps too, asking this gate first (`AppProxy.memberGate`). */
   memberGate?: MemberGateDecision;
   /** How long nginx keeps a gate decision (seconds): a sign-out holds within this. Default 3. */
@@ -73,11 +77,13 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (slug) => sites?.siteIdOf(slug));
     sites = await startEdgeSites(options.reposite, table, { dir: sitesDir, brotli: brotliModule !== null });
     siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
+  } else if (options.siteFiles) {
+    siteSettings = options.siteFiles;
   }
   const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
   const gate: MemberGateListener | undefined = options.memberGate ? await startMemberGate(options.memberGate) : undefined;
   const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
-  const settings = { listen: options.listen, node: options.node, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate };
+  const settings = { listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate };
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
 
   // A target nginx may send to is held from the moment the table names it until a reload that no

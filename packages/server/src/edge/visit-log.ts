@@ -19,7 +19,7 @@ const TRUNCATE_AT = 4 * 1024 * 1024;
  * read every `everyMs`, and once more at `close` (after nginx stopped and wrote its buffers).
  * Lines nginx writes between the last read and an emptying are lost: a page-view counter, not a ledger.
  */
-export async function startVisitLog(path: string, visits: VisitCounter, siteIdOf: (slug: string) => string | undefined, everyMs = 1_000): Promise<VisitLog> {
+export async function startVisitLog(path: string, visits: Pick<VisitCounter, "count">, siteIdOf: (slug: string) => string | undefined, everyMs = 1_000): Promise<VisitLog> {
   await writeFile(path, "");
   let offset = 0;
   let rest = "";

@@ -1,0 +1,202 @@
+import { access, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { EdgeFeedView } from "@reposite/contract";
+import { prepareSite, type AppTarget, type EdgeRoutes, type PublishedSite } from "@reposite/core";
+import { findBrotliStatic, findNginx } from "../find-nginx.js";
+import { startNginxEdge, type NginxEdge } from "../nginx-edge.js";
+import { removeSiteFiles, writeSiteVersion } from "../site-version.js";
+import { startVisitLog, type VisitLog } from "../visit-log.js";
+import { readEdgeState, writeEdgeState, type EdgeState } from "./edge-state.js";
+import { FeedClient, FeedError } from "./feed-client.js";
+import { stopStaleNginx } from "./stale-nginx.js";
+import { startVisitShipper, type VisitShipper } from "./visit-shipper.js";
+
+export interface RemoteEdgeOptions {
+  /** This edge's folder (`<REPOSITE_DATA_DIR>/edge`): nginx's files, the sites, the state. */
+  dir: string;
+  /** Where visitors reach nginx (`HOST`, `PORT`). */
+  listen: { hostname: string; port: number };
+  /** Control-plane servers (`http://10.0.0.5:3000`): the feed is read from one at a time, and nginx sends what it does not serve to all. */
+  controlPlanes: readonly string[];
+  /** REPOSITE_EDGE_TOKEN, the same as the control planes'. */
+  token: string;
+  trustProxy: boolean;
+  /** Shutdown bound (ms). */
+  shutdownMs: number;
+  binary?: string;
+}
+
+export interface RemoteEdge {
+  /** For the start-up output. */
+  description: string;
+  /** The feed version nginx was given last. */
+  version(): number;
+  close(): Promise<void>;
+}
+
+/** Sites fetched at once. */
+const FETCHES = 4;
+
+const targetOf = (address: string): AppTarget => {
+  const url = new URL(address);
+  return { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: Number(url.port) || (url.protocol === "https:" ? 443 : 80) };
+};
+
+/**
+ * `reposite edge`: nginx on an edge machine, fed by control-plane servers over HTTP. It long-polls
+ * the route table (`/edge/routes?after=<version>`), fetches each published site whose version
+ * changed and writes it with the single-machine edge's atomic switch (`writeSiteVersion`), gives
+ * the table to the same supervisor (`startNginxEdge`: coalesced, validated reloads), and hands its
+ * page views to a control plane. What it applied is kept in `<dir>/state.json`: restarted, it
+ * serves that at once and asks for what changed since; a restarted control plane answers a newer
+ * version, which is taken at once.
+ */
+export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<RemoteEdge> {
+  const binary = options.binary ?? "nginx";
+  await findNginx(binary);
+  const { dir } = options;
+  const sitesDir = join(dir, "sites");
+  const statePath = join(dir, "state.json");
+  await mkdir(sitesDir, { recursive: true });
+  await stopStaleNginx(dir);
+
+  const state = await readEdgeState(statePath);
+  // Only sites whose files are really there are routed to their folder.
+  for (const slug of Object.keys(state.sites)) if (!(await onDisk(sitesDir, slug))) delete state.sites[slug];
+  state.routes = { ...state.routes, sites: state.routes.sites.filter((slug) => state.sites[slug]) };
+
+  const client = new FeedClient(options.controlPlanes, options.token);
+  const shipper: VisitShipper = startVisitShipper(client);
+  const brotliModule = await findBrotliStatic();
+  const visitLog: VisitLog = await startVisitLog(join(dir, "visits.log"), shipper, (slug) => state.sites[slug]?.siteId);
+
+  // The route source the supervisor follows: the table of the last feed applied.
+  let routes: EdgeRoutes = state.routes;
+  const listeners = new Set<(routes: EdgeRoutes) => void>();
+  const source = {
+    snapshot: () => routes,
+    subscribe(listener: (routes: EdgeRoutes) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    // Which sites are on disk is said by `apply` with each table, not one by one.
+    siteOnDisk: () => undefined,
+  };
+  const [node, ...moreNodes] = options.controlPlanes.map(targetOf);
+  let nginx: NginxEdge;
+  try {
+    nginx = await startNginxEdge({
+      dir,
+      listen: options.listen,
+      node: node!,
+      moreNodes,
+      trustProxy: options.trustProxy,
+      shutdownMs: options.shutdownMs,
+      table: source,
+      // The control plane's deploys drain an old container for its own drain window; an edge has no hold on it.
+      appRoutes: { hold: () => () => undefined },
+      siteFiles: { dir: sitesDir, brotliModule, visitsLog: visitLog.path },
+      binary,
+    });
+  } catch (error) {
+    await visitLog.close();
+    await shipper.close();
+    throw error;
+  }
+
+  const stop = new AbortController();
+  /** Gives nginx `next` and waits (a moment) until it serves it: files of dropped sites go only after. */
+  const serve = async (next: EdgeRoutes) => {
+    routes = next;
+    for (const listener of listeners) listener(next);
+    for (const deadline = Date.now() + 5_000; nginx.version() < next.version && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+
+  /** Writes the sites whose version changed; answers whether every one was written. */
+  const writeSites = async (feed: EdgeFeedView): Promise<boolean> => {
+    const stale = feed.sites.filter((site) => state.sites[site.slug]?.version !== site.version);
+    let complete = true;
+    const work = async () => {
+      for (let site = stale.shift(); site && !stop.signal.aborted; site = stale.shift()) {
+        try {
+          const answer = await client.site(site.slug, stop.signal);
+          if (!answer) continue; // taken down meanwhile: the next feed says so
+          const prepared = await prepareSite(answer.snapshot as unknown as PublishedSite, {}, answer.public_url);
+          await writeSiteVersion(sitesDir, prepared, { brotli: brotliModule !== null });
+          state.sites[site.slug] = { siteId: answer.site_id, version: answer.version };
+        } catch (error) {
+          complete = false;
+          if (!stop.signal.aborted) console.error(`[reposite] [edge] fetching site "${site.slug}" failed; the control plane serves it meanwhile: ${(error as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: FETCHES }, work));
+    return complete;
+  };
+
+  const apply = async (feed: EdgeFeedView): Promise<boolean> => {
+    const complete = await writeSites(feed);
+    const published = new Set(feed.sites.map((site) => site.slug));
+    const gone = Object.keys(state.sites).filter((slug) => !published.has(slug));
+    for (const slug of gone) delete state.sites[slug];
+    await serve({
+      version: feed.version,
+      sitesDomain: feed.sites_domain,
+      apps: feed.apps.map((app) => ({ siteId: app.site_id, slug: app.slug, target: app.target, gated: app.gated })),
+      domains: feed.domains,
+      sites: Object.keys(state.sites).sort(),
+    });
+    for (const slug of gone) await removeSiteFiles(sitesDir, slug);
+    state.version = complete ? feed.version : 0;
+    state.routes = routes;
+    await writeEdgeState(statePath, state);
+    return complete;
+  };
+
+  const follow = async () => {
+    let failures = 0;
+    while (!stop.signal.aborted) {
+      try {
+        const feed = await client.routes(state.version, stop.signal);
+        if (stop.signal.aborted) break;
+        // A site that could not be fetched is asked for again: the next poll is answered at once.
+        const complete = feed.version === state.version && feed.version !== 0 ? true : await apply(feed);
+        if (failures > 0) console.error(`[reposite] [edge] following ${client.address} again (version ${feed.version}).`);
+        failures = complete ? 0 : failures + 1;
+        if (!complete) await pause(Math.min(500 * 2 ** failures, 5_000), stop.signal);
+      } catch (error) {
+        if (stop.signal.aborted) break;
+        failures += 1;
+        if (failures === 1 || failures % 20 === 0) {
+          const hint = error instanceof FeedError && error.status === 401 ? " (REPOSITE_EDGE_TOKEN differs from the control plane's)" : "";
+          console.error(`[reposite] [edge] ${(error as Error).message}${hint}; nginx keeps serving version ${nginx.version()}, asking again.`);
+        }
+        await pause(Math.min(250 * 2 ** failures, 5_000), stop.signal);
+      }
+    }
+  };
+  const following = follow();
+
+  return {
+    description: `${nginx.description.replace(/ in front of Reposite on .*?;/, ";")}, fed by ${options.controlPlanes.join(", ")}`,
+    version: () => nginx.version(),
+    async close() {
+      stop.abort();
+      await following;
+      await nginx.close();
+      await visitLog.close();
+      await shipper.close();
+    },
+  };
+}
+
+async function onDisk(sitesDir: string, slug: string): Promise<boolean> {
+  return access(join(sitesDir, slug, "current")).then(() => true, () => false);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
