@@ -6,9 +6,13 @@ import { dashboardPaths } from "./dashboard-paths.js";
  * folder (a path-limited source, so no other file of this origin runs either), styles from the
  * layout's own inline sheet and that folder, pictures and frames (design and page previews) and
  * fetches only from this server. Nothing from a third-party origin; no inline script.
+ * `formsLeave`: a screen with a form that sends the person to the code host to authorize.
  */
-export function dashboardPolicy(baseUrl: string): string {
+export function dashboardPolicy(baseUrl: string, options: { formsLeave?: boolean } = {}): string {
   const assets = `${new URL(baseUrl).origin}${dashboardPaths.assets}/`;
+  // A form whose answer redirects to another site (the code host's authorization page) needs its
+  // scheme in form-action: Chromium checks the redirect too (http as well when this server runs on it).
+  const leave = new URL(baseUrl).protocol === "http:" ? " https: http:" : " https:";
   return [
     "default-src 'none'",
     `script-src ${assets}`,
@@ -16,7 +20,7 @@ export function dashboardPolicy(baseUrl: string): string {
     "img-src 'self'",
     "frame-src 'self'",
     "connect-src 'self'",
-    "form-action 'self'",
+    `form-action 'self'${options.formsLeave ? leave : ""}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join("; ");

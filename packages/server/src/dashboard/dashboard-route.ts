@@ -61,6 +61,7 @@ export function dashboardScreen(app: H3, reposite: Reposite, path: string, scree
  * `403 invalid_csrf_token`). `act` calls the service and answers, usually with `seeOther`. A
  * refusal the person can act on (a RepositeError 400–499) is drawn on `screen` with its message
  * and status; a missing or foreign site (a plain `404`) stays the error page's `404`.
+ * `bodyLimit`: for a form that carries more than a few fields (a whole page's HTML).
  */
 export function dashboardForm(
   app: H3,
@@ -68,12 +69,13 @@ export function dashboardForm(
   path: string,
   act: (request: DashboardRequest, form: URLSearchParams) => Promise<Response>,
   screen: Screen,
+  options: { bodyLimit?: number } = {},
 ): void {
   app.post(
     path,
     pageRoute(async (event) => {
       await requireBrowserSession(reposite, event);
-      const { form, current } = await readPageForm(reposite, event);
+      const { form, current } = await readPageForm(reposite, event, options.bodyLimit);
       if (!current) return signInFirst(event);
       const request = dashboardRequest(reposite, event, current);
       try {

@@ -46,21 +46,31 @@ if (slug) {
 }
 
 // A generation's text as it is written: one page after another (each page is a job, the next one
-// named by the finished job). EventSource reconnects by itself and sends Last-Event-ID, so the
-// server resumes after the last delta seen; at the end the page is reloaded to show the versions.
+// named by the finished job). A dropped connection is resumed after the last delta shown: by
+// EventSource itself (it sends Last-Event-ID), or, when it gives up (an answer that is not the
+// stream, such as a proxy's 502), by opening the stream again with ?from=. At the end the link
+// to the new versions shows.
 const live = document.getElementById("generation-live");
 if (live) {
   const text = document.getElementById("generation-text");
   const state = document.getElementById("generation-state");
-  const follow = (jobId) => {
-    const source = new EventSource(live.dataset.streams.replace("JOB_ID", encodeURIComponent(jobId)));
+  let failures = 0;
+  const follow = (jobId, from) => {
+    let next = from;
+    const address = live.dataset.streams.replace("JOB_ID", encodeURIComponent(jobId));
+    const source = new EventSource(from > 0 ? address + "?from=" + from : address);
     source.addEventListener("meta", (event) => {
+      failures = 0;
       const job = JSON.parse(event.data);
       state.textContent = "Writing the " + (job.kind === "template" ? "landing page" : job.kind + " page") + " …";
     });
     source.addEventListener("delta", (event) => {
+      const delta = JSON.parse(event.data);
+      // Shown already: this source's own reconnects ask again from the ?from= in its address.
+      if (delta.i < next) return;
+      next = delta.i + 1;
       const atEnd = text.scrollTop + text.clientHeight >= text.scrollHeight - 4;
-      text.textContent += JSON.parse(event.data).t;
+      text.textContent += delta.t;
       if (atEnd) text.scrollTop = text.scrollHeight;
     });
     source.addEventListener("done", (event) => {
@@ -68,20 +78,26 @@ if (live) {
       const job = JSON.parse(event.data);
       if (job.next_job_id) {
         text.textContent += "\n\n";
-        return follow(job.next_job_id);
+        return follow(job.next_job_id, 0);
       }
       state.textContent = "Done: every page is written.";
       const link = document.getElementById("generation-reload");
       if (link) link.hidden = false;
     });
     source.addEventListener("error", (event) => {
-      // An "error" frame is the job's end; a network error (no data) is EventSource reconnecting.
-      if (!event.data) return;
-      source.close();
-      state.textContent = "Stopped: " + (JSON.parse(event.data).error || "the job did not finish.");
+      // An "error" frame is the job's end; a network error (no data) is EventSource reconnecting,
+      // unless it gave up (CLOSED): then this page opens the stream again, a few times.
+      if (event.data) {
+        source.close();
+        state.textContent = "Stopped: " + (JSON.parse(event.data).error || "the job did not finish.");
+      } else if (source.readyState === EventSource.CLOSED) {
+        if (++failures > 5) return void (state.textContent = "The connection was lost: reload the page to follow the writing.");
+        state.textContent = "Reconnecting …";
+        setTimeout(() => follow(jobId, next), 1000 * failures);
+      }
     });
   };
-  follow(live.dataset.job);
+  follow(live.dataset.job, 0);
 }
 `;
 

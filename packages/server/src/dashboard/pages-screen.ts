@@ -2,6 +2,7 @@ import {
   createPageVersionSchema,
   generateSchema,
   makeVersionCurrentSchema,
+  MAX_PAGE_HTML_BYTES,
   PAGE_KINDS,
   PLAN_PAGES,
   publishPageSchema,
@@ -9,10 +10,12 @@ import {
   type PageKind,
   type PageVersion,
   type ProjectDetail,
+  type PublishResult,
 } from "@reposite/contract";
 import type { Reposite } from "@reposite/core";
 import { getQuery, type H3 } from "h3";
 import { requireBrowserSession } from "../http/browser-session.js";
+import { FORM_BODY_LIMIT } from "../http/form-body.js";
 import { pageRoute, seeOther } from "../http/page-route.js";
 import { html, type SafeHtml } from "../pages/html.js";
 import { csrfField } from "../pages/layout.js";
@@ -37,8 +40,27 @@ const NOTICES = {
   "published-page": "Published: the page is live.",
 };
 
+/**
+ * The custom HTML form carries a whole page: the service's own limit (`html_too_large`) must be
+ * the one a person meets, and URL-encoding writes each byte of the page as up to three.
+ */
+const CUSTOM_HTML_FORM_LIMIT = 3 * MAX_PAGE_HTML_BYTES + FORM_BODY_LIMIT;
+
+/** What the pages screen says after a form: what was said, and a publish's warnings. */
+type PagesSaid = Said & { warnings?: PublishResult["warnings"] };
+
+/** After a publish: the screen at once when the answer warns (the warnings are part of that answer), else back to it. */
+async function afterPublish(request: DashboardRequest, result: PublishResult, done: keyof typeof NOTICES): Promise<Response> {
+  if (result.warnings.length === 0) return seeOther(`${dashboardPaths.pages(request.param("site_id"))}?done=${done}`);
+  return pagesScreen(request, { notice: NOTICES[done], warnings: result.warnings });
+}
+
 /** Where a page version's HTML is shown inside the screen (sandboxed, see `versionPreview`). */
 const previewPath = (siteId: string, versionId: string) => `${dashboardPaths.pages(siteId)}/versions/${versionId}/preview`;
+
+/** The screen after a version became current: that version in the preview, and the notice. */
+const shownAfter = (request: DashboardRequest, versionId: string, done: keyof typeof NOTICES) =>
+  `${dashboardPaths.pages(request.param("site_id"))}?done=${done}&version=${versionId}#preview-title`;
 
 function generateForm(project: ProjectDetail, csrf: string): SafeHtml {
   const plan = project.wizard;
@@ -73,6 +95,14 @@ function liveSection(siteId: string, jobId: string): SafeHtml {
 </section>`;
 }
 
+/** What visitors of the just published site would run into (the site is live all the same). */
+function publishWarnings(warnings: PublishResult["warnings"]): SafeHtml {
+  return html`<div id="publish-warnings" class="notice warn" role="status" aria-labelledby="warnings-title">
+<h2 id="warnings-title">Before visitors come</h2>
+<ul>${warnings.map((warning) => html`<li>${warning.message}</li>`)}</ul>
+</div>`;
+}
+
 function versionItem(siteId: string, version: PageVersion, csrf: string, shown: string | undefined): SafeHtml {
   return html`<li>
   <span>${version.name}</span> <span class="muted">(${version.source}, ${shortTime(version.created_at)})</span>
@@ -95,7 +125,7 @@ function pageSection(siteId: string, kind: PageKind, versions: PageVersion[], cs
 </section>`;
 }
 
-async function pagesScreen(request: DashboardRequest, said: Said): Promise<Response> {
+async function pagesScreen(request: DashboardRequest, said: PagesSaid): Promise<Response> {
   const { reposite, ownerId, session } = request;
   const project = await reposite.projects.get(ownerId, request.param("site_id"));
   const versions = await reposite.pageVersions.list(ownerId, project.id);
@@ -107,8 +137,10 @@ async function pagesScreen(request: DashboardRequest, said: Said): Promise<Respo
   return request.respond({
     title: `${project.name}: pages`,
     site: { id: project.id, name: project.name, section: "pages" },
-    ...said,
+    notice: said.notice,
+    error: said.error,
     body: html`<h1>Pages of ${project.name}</h1>
+${said.warnings?.length ? publishWarnings(said.warnings) : null}
 ${job && liveSection(project.id, job)}
 <h2 id="generate-title">Write the pages</h2>
 ${generateForm(project, session.csrf)}
@@ -185,8 +217,8 @@ export function pagesRoutes(app: H3, reposite: Reposite): void {
     reposite,
     `${pages}/current`,
     async (request, form) => {
-      await reposite.pageVersions.makeCurrent(request.ownerId, request.param("site_id"), formInput(makeVersionCurrentSchema, form));
-      return seeOther(`${dashboardPaths.pages(request.param("site_id"))}?done=current`);
+      const made = await reposite.pageVersions.makeCurrent(request.ownerId, request.param("site_id"), formInput(makeVersionCurrentSchema, form));
+      return seeOther(shownAfter(request, made.id, "current"));
     },
     pagesScreen,
   );
@@ -196,10 +228,11 @@ export function pagesRoutes(app: H3, reposite: Reposite): void {
     reposite,
     `${pages}/versions`,
     async (request, form) => {
-      await reposite.pageVersions.addCustom(request.ownerId, request.param("site_id"), formInput(createPageVersionSchema, form));
-      return seeOther(`${dashboardPaths.pages(request.param("site_id"))}?done=custom`);
+      const added = await reposite.pageVersions.addCustom(request.ownerId, request.param("site_id"), formInput(createPageVersionSchema, form));
+      return seeOther(shownAfter(request, added.id, "custom"));
     },
     pagesScreen,
+    { bodyLimit: CUSTOM_HTML_FORM_LIMIT },
   );
 
   dashboardForm(
@@ -207,8 +240,7 @@ export function pagesRoutes(app: H3, reposite: Reposite): void {
     reposite,
     `${pages}/publish`,
     async (request, form) => {
-      await reposite.publishing.publish(request.ownerId, request.param("site_id"), formInput(publishSchema, form));
-      return seeOther(`${dashboardPaths.pages(request.param("site_id"))}?done=published`);
+      return afterPublish(request, await reposite.publishing.publish(request.ownerId, request.param("site_id"), formInput(publishSchema, form)), "published");
     },
     pagesScreen,
   );
@@ -218,8 +250,8 @@ export function pagesRoutes(app: H3, reposite: Reposite): void {
     reposite,
     `${pages}/publish-page`,
     async (request, form) => {
-      await reposite.publishing.publishPage(request.ownerId, request.param("site_id"), formInput(publishPageSchema, form));
-      return seeOther(`${dashboardPaths.pages(request.param("site_id"))}?done=published-page`);
+      const result = await reposite.publishing.publishPage(request.ownerId, request.param("site_id"), formInput(publishPageSchema, form));
+      return afterPublish(request, result, "published-page");
     },
     pagesScreen,
   );

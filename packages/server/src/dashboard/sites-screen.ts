@@ -6,6 +6,7 @@ import { html, type SafeHtml } from "../pages/html.js";
 import { csrfField } from "../pages/layout.js";
 import type { Said } from "./dashboard-frame.js";
 import { dashboardPaths } from "./dashboard-paths.js";
+import { dashboardPolicy } from "./dashboard-policy.js";
 import { dashboardForm, dashboardScreen, type DashboardRequest } from "./dashboard-route.js";
 import { formInput } from "./form-input.js";
 import { appStateWords, designName } from "./site-words.js";
@@ -50,7 +51,7 @@ function connectForm(csrf: string, repoUrl: string): SafeHtml {
 async function sitesScreen(request: DashboardRequest, said: Said & { values?: CreateValues; offerConnect?: boolean }): Promise<Response> {
   const projects = await request.reposite.projects.list(request.ownerId);
   const values = said.values ?? {};
-  return request.respond(
+  const drawn = request.respond(
     {
       title: "Your sites",
       notice: said.notice,
@@ -70,6 +71,9 @@ ${said.offerConnect && connectForm(request.session.csrf, values.repohost_url ?? 
 </form>`,
     },
   );
+  // The connection's form answers with a redirect to the code host's authorization page.
+  if (said.offerConnect) drawn.headers.set("content-security-policy", dashboardPolicy(request.reposite.config.baseUrl, { formsLeave: true }));
+  return drawn;
 }
 
 /** The sites list with its search, and making a site from a repository link (`projects.create`). */

@@ -22,13 +22,15 @@ export const isPageRequest = (event: H3Event): boolean => event.context.page ===
 /**
  * A page's form post: refused unless it comes from this server's own pages, and, when someone is
  * signed in, unless it carries their session's CSRF token. `current` is null when signed out.
+ * `limit`: the body's largest size in bytes (`FORM_BODY_LIMIT` unless the form carries a whole page).
  */
 export async function readPageForm(
   reposite: Reposite,
   event: H3Event,
+  limit?: number,
 ): Promise<{ form: URLSearchParams; current: CurrentSession | null }> {
   assertSameOrigin(event, reposite.config.baseUrl);
-  const form = await readFormBody(event);
+  const form = await readFormBody(event, limit);
   const current = await currentSession(reposite, event);
   if (current) assertCsrfToken(current, form.get("csrf"));
   return { form, current };

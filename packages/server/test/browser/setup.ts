@@ -1,24 +1,27 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite, type Clock } from "@reposite/core";
+import { createReposite, type Clock, type ContainerRuntime } from "@reposite/core";
 import { freePort,lastMailTo, launchBrowser, linkIn, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import { settingsFromEnv } from "../../src/config-from-env.js";
 import { startServer, type RunningServer } from "../../src/start-server.js";
 import { DEFAULT_REPOS } from "../harness.js";
+import { startDroppingProxy, type DroppingProxy } from "./dropping-proxy.js";
 
 export const SCREENSHOT_DIR = "/tmp/reposite-screens";
 
 /** A real listening server, a loopback fake GitHub and a headless Chromium. */
 export interface BrowserRig {
   server: RunningServer;
-  /** `http://127.0.0.1:<port>`, also the server's `baseUrl` (sign-in links point here). */
+  /** `http://127.0.0.1:<port>`, also the server's `baseUrl` (sign-in links point here); the proxy's with `throughProxy`. */
   url: string;
   dataDir: string;
   browser: Browser;
   github: FakeGitHub;
+  /** With `throughProxy`: the proxy in front of the server. */
+  proxy: DroppingProxy | null;
   /** Moves the server's clock forward (login requests expire after 15 minutes). */
   advance(ms: number): void;
   /** A fresh browser profile: its own cookies. */
@@ -36,12 +39,24 @@ export interface BrowserRig {
  * resolves to the loopback address, so a test can open them (otherwise at `sites.test`).
  */
 export async function startBrowserRig(
-  options: { operators?: string[]; env?: Record<string, string>; sitesOnLocalhost?: boolean } = {},
+  options: {
+    operators?: string[];
+    env?: Record<string, string>;
+    sitesOnLocalhost?: boolean;
+    /** Connecting GitHub works: an OAuth app registered at the fake GitHub, which approves at once. */
+    githubOAuth?: boolean;
+    /** Where apps would run: hosting is on (saas sites can be made). Off by default. */
+    containerRuntime?: ContainerRuntime;
+    /** People reach the server through a proxy that can cut connections (`rig.proxy`); its address is the server's base URL. */
+    throughProxy?: boolean;
+  } = {},
 ): Promise<BrowserRig> {
-  const github = await startFakeGitHub({ repos: DEFAULT_REPOS });
+  const oauth = { clientId: "rig-client", clientSecret: "rig-secret", autoApprove: true };
+  const github = await startFakeGitHub({ repos: DEFAULT_REPOS, ...(options.githubOAuth ? { oauth } : {}) });
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-browser-"));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const proxy = options.throughProxy ? await startDroppingProxy(port) : null;
+  const url = proxy?.url ?? `http://127.0.0.1:${port}`;
   // Configured the way an operator does, through the environment.
   const settings = settingsFromEnv({
     PORT: String(port),
@@ -55,9 +70,15 @@ export async function startBrowserRig(
   });
   let offset = 0;
   const clock: Clock = { now: () => new Date(Date.now() + offset) };
-  const reposite = createReposite({ ...settings.reposite, github: { ...settings.reposite.github, webHosts: ["github.com"] }, clock });
+  const reposite = createReposite({
+    ...settings.reposite,
+    github: { ...settings.reposite.github, webHosts: ["github.com"] },
+    clock,
+    ...(options.githubOAuth ? { githubOAuth: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, webUrl: github.webUrl } } : {}),
+    ...(options.containerRuntime ? { containerRuntime: options.containerRuntime } : {}),
+  });
   const server = await startServer({ settings, reposite });
-  expect(server.url).toBe(url);
+  expect(server.url).toBe(`http://127.0.0.1:${port}`);
   const browser = await launchBrowser();
   await mkdir(SCREENSHOT_DIR, { recursive: true });
 
@@ -68,6 +89,7 @@ export async function startBrowserRig(
     dataDir,
     browser,
     github,
+    proxy,
     advance: (ms) => {
       offset += ms;
     },
@@ -88,6 +110,7 @@ export async function startBrowserRig(
     async close() {
       await browser.close();
       await server.close();
+      await proxy?.close();
       await github.close();
       await rm(dataDir, { recursive: true, force: true });
     },
