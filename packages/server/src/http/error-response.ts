@@ -1,8 +1,9 @@
-import type { ErrorCode } from "@reposite/contract";
+import { isErrorCode, statusesOf, type ErrorCode } from "@reposite/contract";
 import { RepositeError } from "@reposite/core";
 import { HTTPError, type H3Event } from "h3";
 import { errorPage } from "../pages/error-page.js";
 import { pageResponse } from "../pages/layout.js";
+import { checkAnswers } from "./operation-route.js";
 import { isPageRequest } from "./page-route.js";
 
 /** Messages for statuses h3 raises itself, worded for people calling the API. */
@@ -34,6 +35,7 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
     body = { error: "Something went wrong on our side. Try again; if it keeps happening, tell the operator.", code: "internal" satisfies ErrorCode };
     console.error(`[reposite] ${event.req.method} ${event.url.pathname} failed:`, cause ?? error);
   }
+  if (checkAnswers()) ({ status, body } = checkedAgainstTable(status, body));
   const extra: Record<string, string> = {};
   if (typeof body.retry_after === "number") extra["retry-after"] = String(body.retry_after);
   if (status === 401) extra["www-authenticate"] = 'Bearer realm="reposite"';
@@ -45,4 +47,22 @@ export function errorResponse(error: HTTPError, event: H3Event): Response {
   }
   const headers = new Headers({ "content-type": "application/json;charset=UTF-8", "cache-control": "no-store", ...extra });
   return new Response(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * Where answers are being proved (REPOSITE_CHECK_ANSWERS=1, see operation-route.ts): an error
+ * whose code is not in the contract's table, or comes with a status the table does not give it,
+ * is answered `500 answer_mismatch` instead, so the test that caused it fails.
+ */
+function checkedAgainstTable(status: number, body: Record<string, unknown>): { status: number; body: Record<string, unknown> } {
+  const code = body.code;
+  if (code === undefined) return { status, body };
+  const why = !isErrorCode(code)
+    ? `the code ${JSON.stringify(code)} is not in the contract's table (packages/contract/src/errors.ts)`
+    : !statusesOf(code).includes(status)
+      ? `${code} is answered with ${statusesOf(code).join("/")} in the contract's table, not ${status}`
+      : undefined;
+  if (!why) return { status, body };
+  console.error(`[reposite] an error answer against the contract: ${why}`);
+  return { status: 500, body: { error: `An error answer against the contract: ${why}.`, code: "answer_mismatch" satisfies ErrorCode } };
 }

@@ -24,7 +24,7 @@ export interface OperationRouteOptions {
  * answers are being proved: the test suite sets REPOSITE_CHECK_ANSWERS=1, and every API test then
  * fails on an answer its operation does not document.
  */
-const checkAnswers = () => process.env.REPOSITE_CHECK_ANSWERS === "1";
+export const checkAnswers = () => process.env.REPOSITE_CHECK_ANSWERS === "1";
 
 /** The Reposite each app's contract-bound routes authenticate with (set by createApp). */
 const composition = new WeakMap<H3, Reposite>();
