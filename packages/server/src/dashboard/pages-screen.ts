@@ -62,10 +62,15 @@ const previewPath = (siteId: string, versionId: string) => `${dashboardPaths.pag
 const shownAfter = (request: DashboardRequest, versionId: string, done: keyof typeof NOTICES) =>
   `${dashboardPaths.pages(request.param("site_id"))}?done=${done}&version=${versionId}#preview-title`;
 
-function generateForm(project: ProjectDetail, csrf: string): SafeHtml {
+/**
+ * `written`: the site has generated pages. The contract shows a landing page's plan as null (one
+ * page, nothing to list), so a site written without a plan was written as a landing page.
+ */
+function generateForm(project: ProjectDetail, csrf: string, written: boolean): SafeHtml {
   const plan = project.wizard;
-  const mode = plan?.mode ?? (project.private ? "saas" : "website");
-  const pages = plan?.pages ?? ["about", "faq"];
+  const mode = plan?.mode ?? (written ? "landing" : project.private ? "saas" : "website");
+  const pages = plan?.pages ?? (written ? [] : ["about", "faq"]);
+  const again = plan !== null || written;
   return html`<form method="post" action="${dashboardPaths.pages(project.id)}/generate" class="stack" aria-labelledby="generate-title">${csrfField(csrf)}
 <fieldset><legend>Type</legend>
 ${(["saas", "website", "landing"] as const).map(
@@ -80,8 +85,8 @@ ${PLAN_PAGES.map((each) => html`<label><input type="checkbox" name="pages" value
 <label for="instructions">Wishes for the pages <span class="muted">(optional)</span></label>
 <textarea id="instructions" name="instructions" maxlength="2000" aria-describedby="instructions-hint"></textarea>
 <p id="instructions-hint" class="hint">At most 2000 characters. Not kept with the site.</p>
-${plan && html`<input type="hidden" name="regenerate" value="true">`}
-<button type="submit">${plan ? "Write the pages again" : "Write the pages"}</button>
+${again && html`<input type="hidden" name="regenerate" value="true">`}
+<button type="submit">${again ? "Write the pages again" : "Write the pages"}</button>
 </form>`;
 }
 
@@ -96,10 +101,12 @@ function liveSection(siteId: string, jobId: string): SafeHtml {
 }
 
 /** What visitors of the just published site would run into (the site is live all the same). */
-function publishWarnings(warnings: PublishResult["warnings"]): SafeHtml {
+function publishWarnings(siteId: string, warnings: PublishResult["warnings"]): SafeHtml {
+  const noApp = warnings.some((warning) => warning.code === "app_not_deployed");
   return html`<div id="publish-warnings" class="notice warn" role="status" aria-labelledby="warnings-title">
 <h2 id="warnings-title">Before visitors come</h2>
 <ul>${warnings.map((warning) => html`<li>${warning.message}</li>`)}</ul>
+${noApp && html`<p><a href="${dashboardPaths.app(siteId)}">Set up and deploy the app</a></p>`}
 </div>`;
 }
 
@@ -140,10 +147,10 @@ async function pagesScreen(request: DashboardRequest, said: PagesSaid): Promise<
     notice: said.notice,
     error: said.error,
     body: html`<h1>Pages of ${project.name}</h1>
-${said.warnings?.length ? publishWarnings(said.warnings) : null}
+${said.warnings?.length ? publishWarnings(project.id, said.warnings) : null}
 ${job && liveSection(project.id, job)}
 <h2 id="generate-title">Write the pages</h2>
-${generateForm(project, session.csrf)}
+${generateForm(project, session.csrf, versions.some((version) => version.source !== "custom"))}
 <h2>Versions</h2>
 ${
   kinds.length === 0

@@ -44,6 +44,20 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
   const alert = () => page.getByRole("alert").innerText();
   const notice = () => page.locator("main .notice.ok").innerText();
   const preview = () => page.frameLocator("iframe.preview").locator("h1").innerText();
+  /**
+   * axe and screenshots at 1280 and 390, once the preview frame (when there is one) has drawn its
+   * page. Chromium leaves a frame of another origin unpainted while it is out of view, and a
+   * full-page screenshot does not wait for it: the preview is brought into view first.
+   */
+  const screens = async (name: string) => {
+    const element = await page.$("iframe.preview");
+    const frame = await element?.contentFrame();
+    if (element && frame) {
+      await frame.locator("h1").first().waitFor();
+      await element.scrollIntoViewIfNeeded();
+    }
+    problems.push(...(await checkAtWidths(page, name)));
+  };
   /** A page of the published site as a visitor's browser gets it (its main heading). */
   const liveHeading = async (path: string) => {
     const visitor = await rig.browser.newPage();
@@ -119,12 +133,15 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     const lastShown = Number(streams[1]!.lastEventId);
     expect(lastShown).toBeGreaterThan(0);
     expect(streams[2]!.line).toContain(`/stream?from=${lastShown + 1} `);
-    problems.push(...(await checkAtWidths(page, "dashboard-pages-resumed")));
+    await screens("dashboard-pages-resumed");
   });
 
   it("adds hand-written versions (bad ones refused on the screen), makes an older one current, publishes one page only", async () => {
     await page.getByRole("link", { name: "Show the new versions" }).click();
     await expect.poll(preview).toBe("Launch from your terminal");
+    // The plan the pages were written with is the one offered again (a landing page's plan reads as null).
+    expect(await page.getByLabel("Landing page: one page").isChecked()).toBe(true);
+    expect(await page.getByRole("button", { name: "Write the pages again" }).isVisible()).toBe(true);
     await page.getByRole("button", { name: "Publish all pages" }).click();
     await expect.poll(notice).toContain("Published");
     expect(await liveHeading("/")).toBe("Launch from your terminal");
@@ -143,7 +160,7 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     expect(await alert()).toContain("a name saying what changed is required");
     expect(await addCustom("template", "Far too large", handPage("Huge", 61_000))).toBe(413);
     expect(await alert()).toContain("at most 5 MB is allowed");
-    problems.push(...(await checkAtWidths(page, "dashboard-pages-refused")));
+    await screens("dashboard-pages-refused");
 
     // New versions of both pages; only the landing page is published.
     expect(await addCustom("about", "About, second draft", handPage("About Rocket, again"))).toBe(303);
@@ -158,7 +175,7 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     await page.getByRole("button", { name: /^Make current: Generated/ }).click();
     await expect.poll(notice).toContain("That version is current now");
     expect(await preview()).toBe("Launch from your terminal");
-    problems.push(...(await checkAtWidths(page, "dashboard-pages-versions")));
+    await screens("dashboard-pages-versions");
     await page.getByRole("button", { name: "Publish the Landing page only" }).click();
     await expect.poll(notice).toContain("Published: the page is live.");
     expect(await liveHeading("/")).toBe("Launch from your terminal");
@@ -174,7 +191,7 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     await page.waitForLoadState();
     expect(await alert()).toMatch(/repository/i);
     expect(await page.getByLabel("Repository link").inputValue()).toBe("https://github.com/acme/secret-sauce");
-    problems.push(...(await checkAtWidths(page, "dashboard-sites-connect-offer")));
+    await screens("dashboard-sites-connect-offer");
     await page.getByRole("button", { name: "Connect the code host" }).click();
     // The fake GitHub approves at once and sends the browser back to the callback page.
     await expect.poll(() => page.getByRole("heading", { name: "GitHub is connected" }).isVisible(), { timeout: 10_000 }).toBe(true);
@@ -194,7 +211,7 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     expect((await written).status()).toBe(422);
     await page.waitForLoadState();
     expect(await alert()).toContain("This project's repository is private, so it can only become a saas project");
-    problems.push(...(await checkAtWidths(page, "dashboard-pages-private")));
+    await screens("dashboard-pages-private");
   }, 60_000);
 
   it("says the publish warnings: a saas site's button leads to /app/, where no app is deployed yet", async () => {
@@ -211,7 +228,8 @@ describe("the dashboard's Pages screen and making a site, in Chromium", () => {
     await expect.poll(notice).toContain("Published");
     const warning = page.locator("#publish-warnings");
     expect(await warning.innerText()).toContain("no app is deployed there yet");
-    problems.push(...(await checkAtWidths(page, "dashboard-pages-warnings")));
+    expect(await warning.getByRole("link", { name: "Set up and deploy the app" }).getAttribute("href")).toBe(`/account/sites/${saas}/app`);
+    await screens("dashboard-pages-warnings");
     await page.getByRole("button", { name: "Publish the Landing page only" }).click();
     await expect.poll(notice).toContain("Published: the page is live.");
     expect(await warning.innerText()).toContain("no app is deployed there yet");

@@ -71,6 +71,8 @@ describe("the dashboard's sites and pages, in Chromium", () => {
     await expect.poll(() => owner.getByRole("heading", { name: "Landing page", level: 3 }).isVisible()).toBe(true);
     const preview = owner.frameLocator("iframe.preview");
     await expect.poll(() => preview.getByRole("heading", { name: "Launch from your terminal" }).isVisible()).toBe(true);
+    // Chromium leaves a frame of another origin unpainted while out of view; a full-page screenshot does not wait.
+    await owner.locator("iframe.preview").scrollIntoViewIfNeeded();
     problems.push(...(await checkAtWidths(owner, "dashboard-pages")));
   });
 
