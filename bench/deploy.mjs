@@ -37,6 +37,8 @@ const SETTINGS = {
   pollMs: Number(process.env.BENCH_POLL_MS ?? 10),
   /** Longest one deploy may take before the run gives up. */
   timeoutMs: Number(process.env.BENCH_DEPLOY_TIMEOUT ?? 120) * 1000,
+  /** Reposite's app containers start in network holders (`off`: each joins its network itself, as before). */
+  holders: process.env.BENCH_NETWORK_HOLDERS !== "off",
 };
 /** Reposite's deploy, POST to first 200 through /app/, at most this times the bare commands'. */
 const TARGET_RATIO = 1.1;
@@ -88,7 +90,9 @@ async function main() {
     }
     console.log("bench: making the local base images (once per machine) …");
     await support.buildLocalBaseImages();
-    console.log(`bench: deploy of a dependency-free Node server (Dockerfile on ${support.LOCAL_BASE_IMAGES.node}), ${SETTINGS.rounds} rounds after a first deploy, polls every ${SETTINGS.pollMs} ms, label ${label}`);
+    // The holders' image, as an operator loads registry.k8s.io/pause (no registry is reachable here).
+    const holderImage = SETTINGS.holders ? await support.buildLocalPauseImage() : "off";
+    console.log(`bench: deploy of a dependency-free Node server (Dockerfile on ${support.LOCAL_BASE_IMAGES.node}), ${SETTINGS.rounds} rounds after a first deploy, polls every ${SETTINGS.pollMs} ms, network holders ${holderImage === "off" ? "off" : `on (${holderImage})`}, label ${label}`);
 
     const events = watchEvents(label);
     cleanups.push(() => events.stop());
@@ -97,7 +101,7 @@ async function main() {
     const github = await support.startFakeGitHub({ repos: [{ owner: "bench", name: "hello", readme: "# hello\n\nA small app.", files: filesFor("setup") }] });
     cleanups.push(() => github.close());
     const accounts = Math.ceil(SETTINGS.rounds / ROUNDS_PER_ACCOUNT);
-    const server = await startServerProcess(workDir, github.url, label, accounts);
+    const server = await startServerProcess(workDir, github.url, label, accounts, holderImage);
     cleanups.push(() => server.stop());
     const apps = [];
     for (let index = 0; index < accounts; index++) {
@@ -295,7 +299,14 @@ async function repositeDeploy(server, github, app, mark) {
   if (answer.status !== 202) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   const { job_id: jobId, run_id: runId } = answer.body;
   const ended = jobEnd(app.client, jobId);
-  await untilAnswered(`${server.url}/app/`, { host: app.host }, mark, start);
+  // A run that failed says why at once, instead of the polls waiting out their time.
+  const failed = ended.then(async (end) => {
+    if (end.event === "done") return new Promise(() => undefined);
+    const record = (await api(app.client, `/app/sites/${app.site}/deployment/runs/${runId}`)).body;
+    throw new Error(`run ${runId} ended ${record.status}: ${record.reason ?? ""}\n${record.log_tail ?? ""}`);
+  });
+  failed.catch(() => undefined); // read again below once the app answered
+  await Promise.race([untilAnswered(`${server.url}/app/`, { host: app.host }, mark, start), failed]);
   const total = Date.now() - start;
   const end = await ended;
   const finished = end.at - start;
@@ -329,7 +340,7 @@ async function annotate(events, results) {
 // The server and the app
 
 /** `reposite serve` as an operator runs it, on a temp data dir, hosting apps on this machine's Engine. */
-async function startServerProcess(workDir, githubUrl, label, accounts) {
+async function startServerProcess(workDir, githubUrl, label, accounts, holderImage) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -338,6 +349,7 @@ async function startServerProcess(workDir, githubUrl, label, accounts) {
     REPOSITE_DATA_DIR: join(workDir, "data"),
     REPOSITE_GITHUB_API_URL: githubUrl,
     REPOSITE_APP_LABELS: label,
+    REPOSITE_NETWORK_HOLDER_IMAGE: holderImage,
   };
   // One account per app, made before the server opens the data directory.
   const tokens = [];
@@ -470,7 +482,8 @@ async function loadTestSupport(workDir) {
   const outfile = join(workDir, "test-support.mjs");
   await build({
     stdin: {
-      contents: 'export { buildLocalBaseImages, docker, LOCAL_BASE_IMAGES } from "./src/docker.ts";\nexport { startFakeGitHub } from "./src/fake-github.ts";\n',
+      contents:
+        'export { buildLocalBaseImages, docker, LOCAL_BASE_IMAGES } from "./src/docker.ts";\nexport { startFakeGitHub } from "./src/fake-github.ts";\nexport { buildLocalPauseImage } from "./src/pause-image.ts";\n',
       resolveDir: join(ROOT, "packages/test-support"),
       loader: "ts",
     },

@@ -52,6 +52,12 @@ export interface ServerSettings {
    */
   appDenyCidrs?: string[];
   /**
+   * The image of the idle containers that hold each app's place on its network, so a deploy's
+   * container starts without the Engine's network setup (REPOSITE_NETWORK_HOLDER_IMAGE; `off` turns
+   * them off): provider-docker's `registry.k8s.io/pause:3.10` when absent, used while the Engine has it.
+   */
+  networkHolderImage?: string | null;
+  /**
    * SIGTERM to exit at most this long (REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, default 10 s): requests
    * under way may finish during most of it, then whatever is still open is closed.
    */
@@ -324,6 +330,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
     ...(edgeSwitch(env.REPOSITE_EDGE) ? { edge: "nginx" as const } : {}),
     ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
+    ...(env.REPOSITE_NETWORK_HOLDER_IMAGE ? { networkHolderImage: env.REPOSITE_NETWORK_HOLDER_IMAGE === "off" ? null : env.REPOSITE_NETWORK_HOLDER_IMAGE } : {}),
     ...(https ? { https } : {}),
     ...(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS ? { shutdownTimeoutMs: wholeNumber(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, "REPOSITE_SHUTDOWN_TIMEOUT_SECONDS") * 1000 } : {}),
     reposite: {

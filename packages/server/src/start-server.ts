@@ -176,6 +176,8 @@ async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime
     volumesDir: resolve(settings.reposite.config?.dataDir ?? ".reposite", "volumes"),
     buildCacheIndex: resolve(settings.reposite.config?.dataDir ?? ".reposite", "build-cache.json"),
     appFirewall: { denyCidrs: settings.appDenyCidrs ?? [] },
+    // Deploys start containers in idle holders of each app's network (provider-docker's network-holders.ts).
+    ...(settings.networkHolderImage !== undefined ? { networkHolderImage: settings.networkHolderImage } : {}),
   });
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
   return runtime ? { runtime, firewall: await startAppFirewall(runtime) } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
