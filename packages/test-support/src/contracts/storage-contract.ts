@@ -19,6 +19,8 @@ export interface StorageContractSetup {
 }
 
 const WRITER = fileURLToPath(new URL("../storage-crash-writer.mjs", import.meta.url));
+/** Ten processes started and killed: slow on a loaded machine, so more than vitest's default. */
+const KILL_TEST_TIMEOUT_MS = 120_000;
 const TRANSACTION_WRITER = fileURLToPath(new URL("../storage-transaction-writer.mjs", import.meta.url));
 
 /** Starts a child that writes until it is killed; resolves once its first write is done. */
@@ -117,7 +119,7 @@ export function storageContract(name: string, setup: () => Promise<StorageContra
           expect(isWholeCrashRecord(value), `${key} after kill ${kill + 1}`).toBe(true);
         }
       }
-    });
+    }, KILL_TEST_TIMEOUT_MS);
 
     it("commits the writes of withTransaction together; a failure between them leaves neither where the driver declares transactions, and the writes made before it where it does not", async () => {
       await storage.setItem("tx-contract:record", { v: 0 });
@@ -194,6 +196,6 @@ export function storageContract(name: string, setup: () => Promise<StorageContra
         // Without transactions each record is whole but they may be of different writes (documented).
         if (allOrNothing) expect(new Set(values.map((value) => value!.version)).size, `versions after kill ${kill + 1}`).toBe(1);
       }
-    });
+    }, KILL_TEST_TIMEOUT_MS);
   });
 }
