@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { connect } from "node:net";
 import { request } from "node:http";
 import { dockerForTests, getWithHost } from "@reposite/test-support";
@@ -13,6 +14,10 @@ import { rawWebSocket, startServerWithApps, type AppsInARealServer } from "./app
 // it left running serves again, as after a kill -9.
 
 const engine = await dockerForTests();
+// The same proof with nginx in front (REPOSITE_EDGE=nginx): SIGTERM stops nginx gracefully alongside Node, within the same bound.
+const nginxHere = await new Promise<boolean>((resolve) => execFile("nginx", ["-v"], (error) => resolve(!error)));
+if (engine.required && !nginxHere) throw new Error("REPOSITE_REQUIRE_DOCKER=1 but nginx is not installed (apt-get install nginx)");
+const SHAPES: ("node" | "nginx")[] = nginxHere ? ["node", "nginx"] : ["node"];
 
 describe("REPOSITE_SHUTDOWN_TIMEOUT_SECONDS", () => {
   it("defaults to 10 s, takes whole seconds, and refuses anything else with a message naming it", () => {
@@ -26,11 +31,11 @@ describe("REPOSITE_SHUTDOWN_TIMEOUT_SECONDS", () => {
 
 const SHUTDOWN_SECONDS = 4;
 
-describe.skipIf(!engine.available)("SIGTERM with connections an app never closes", () => {
+describe.skipIf(!engine.available).each(SHAPES)("SIGTERM with connections an app never closes (edge: %s)", (shape) => {
   let rig: AppsInARealServer;
 
   beforeAll(async () => {
-    rig = await startServerWithApps({ env: { REPOSITE_SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_SECONDS) } });
+    rig = await startServerWithApps({ env: { REPOSITE_SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_SECONDS), ...(shape === "nginx" ? { REPOSITE_EDGE: "nginx" } : {}) } });
   }, 240_000);
   afterAll(() => rig?.close(), 60_000);
 
