@@ -1,6 +1,9 @@
 import type { DeploymentView, ResourceView, ResourcesView } from "@reposite/contract";
+import { DISK_UNIT_MB, MEMORY_UNIT_MB } from "@reposite/core";
+import { formatMb } from "../pages/billing-words.js";
 import { html, type SafeHtml } from "../pages/html.js";
 import { csrfField } from "../pages/layout.js";
+import { buyStepCell, type BuyForm } from "./app-billing-section.js";
 
 const button = (path: string, csrf: string, action: string, label: string, className = "secondary") =>
   html`<form class="inline" method="post" action="${path}/${action}">${csrfField(csrf)}<button type="submit" class="${className}">${label}</button></form>`;
@@ -31,28 +34,42 @@ export function liveSection(): SafeHtml {
 </div>`;
 }
 
-function resourceTable(title: string, kind: "memory" | "disk", resource: ResourceView): SafeHtml {
+/** What is paid for beyond the free tier, and (memory) that it comes with the next deploy. */
+function paidWords(kind: "memory" | "disk", resource: ResourceView): SafeHtml | null {
+  if (resource.units === 0) return null;
+  const paidMb = resource.units * (kind === "memory" ? MEMORY_UNIT_MB : DISK_UNIT_MB);
+  // Disk applies at once; memory is a container limit, set when the next deploy starts one.
+  const coming = kind === "memory" && paidMb > resource.limit_mb ? ": the app gets it at its next deploy" : "";
+  return html`<p id="${kind}-paid">${formatMb(paidMb)} paid for${coming}.</p>`;
+}
+
+function resourceTable(title: string, kind: "memory" | "disk", resource: ResourceView, buy: BuyForm | null): SafeHtml {
   const steps = resource.steps;
-  return html`<h3 id="${kind}-title">${title}: ${resource.limit_mb} MB now</h3>
+  return html`<h3 id="${kind}-title">${title}: <span id="${kind}-now">${formatMb(resource.limit_mb)}</span> now</h3>
+${paidWords(kind, resource)}
 ${
   !resource.on_sale
     ? html`<p class="muted">More ${kind} is not sold on this server.</p>`
     : html`<div class="table-wrap"><table class="cards" aria-labelledby="${kind}-title">
-<thead><tr><th scope="col">Size</th><th scope="col">Price</th><th scope="col">Buying it charges</th><th scope="col">Can be bought</th></tr></thead>
+<thead><tr><th scope="col">Size</th><th scope="col">Price</th><th scope="col">Buying it charges</th><th scope="col">Buy</th></tr></thead>
 <tbody>${steps.map(
-        (step) => html`<tr><td data-label="Size">${step.mb} MB</td><td data-label="Price">${step.price_label}</td><td data-label="Buying it charges">${step.add_price_label}</td><td data-label="Can be bought">${step.available ? "Yes" : "No"}</td></tr>`,
+        (step) => html`<tr><td data-label="Size">${formatMb(step.mb)}</td><td data-label="Price">${step.price_label}</td><td data-label="Buying it charges">${step.add_price_label}</td><td data-label="Buy">${buyStepCell(buy, kind, step, resource.units)}</td></tr>`,
       )}</tbody>
 </table></div>`
 }`;
 }
 
-/** Memory and disk now, and the sizes that could be bought with their prices (`resources`). */
-export function resourcesSection(resources: ResourcesView | null): SafeHtml {
+/**
+ * Memory and disk now, and the sizes on sale with their prices (`resources`), each with a Buy
+ * button (`buy`: the screen's forms; null draws no buttons). The size bought is the size the app
+ * gets, not an addition: only the units not yet paid for are charged.
+ */
+export function resourcesSection(resources: ResourcesView | null, buy: BuyForm | null = null): SafeHtml {
   return html`<h2 id="resources-title">Memory and disk</h2>
 ${
   resources
-    ? html`${resourceTable("Memory", "memory", resources.memory)}${resourceTable("Disk", "disk", resources.disk)}
-<p class="muted">Sizes are bought on the <a href="/account/billing">billing page</a>.</p>`
+    ? html`${resourceTable("Memory", "memory", resources.memory, buy)}${resourceTable("Disk", "disk", resources.disk, buy)}
+<p class="muted">What is bought is on the <a href="/account/billing">billing page</a>, where it is also lowered or cancelled.</p>`
     : html`<p class="muted">Not known now.</p>`
 }`;
 }

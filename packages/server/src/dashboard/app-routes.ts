@@ -8,6 +8,7 @@ import { dashboardForm, dashboardScreen, type DashboardRequest } from "./dashboa
 import { html } from "../pages/html.js";
 import { pageResponse } from "../pages/layout.js";
 import { appScreenPolicy } from "../pages/app-screen-policy.js";
+import { BUY_PATHS, checkoutBody } from "./app-billing-section.js";
 import { envInputOf } from "./app-env-section.js";
 import { jobToFollow } from "./app-runs-section.js";
 import { appScreen } from "./app-screen.js";
@@ -56,9 +57,11 @@ export function dashboardAppRoutes(app: H3, reposite: Reposite): void {
       if (!RepositeError.isInstance(error) || error.status !== 503) throw error;
       hostingError = error.message;
     }
-    const [runs, resources] = deployment
-      ? await Promise.all([reposite.hosting.listRuns(ownerId, siteId), orNone(reposite.hosting.resources(ownerId, siteId))])
-      : [[], null];
+    const [runs, resources, hosting] = await Promise.all([
+      deployment ? reposite.hosting.listRuns(ownerId, siteId) : [],
+      deployment ? orNone(reposite.hosting.resources(ownerId, siteId)) : null,
+      reposite.billing.status(ownerId, "embed", siteId),
+    ]);
     let check: RepoCheckResult | null = null;
     let checkError: string | null = null;
     if (query.check === "1") {
@@ -85,6 +88,7 @@ export function dashboardAppRoutes(app: H3, reposite: Reposite): void {
           deployment,
           runs,
           resources,
+          hosting,
           check,
           checkError,
           follow: deployment ? jobToFollow(runs, jobParam(query.job)) : null,
@@ -99,7 +103,9 @@ export function dashboardAppRoutes(app: H3, reposite: Reposite): void {
       body: body ?? html`<h1>App</h1><p>${hostingError}</p>`,
     });
     const terminal = deployment?.build_mode === "bare";
-    return pageResponse(document, status, { "content-security-policy": appScreenPolicy(reposite.config.baseUrl, { terminal }) });
+    // With payments on, a Buy button's answer is the payment provider's page: forms may leave.
+    const policy = appScreenPolicy(reposite.config.baseUrl, { terminal, formsLeave: reposite.billing.enabled });
+    return pageResponse(document, status, { "content-security-policy": policy });
   };
 
   dashboardScreen(app, reposite, path, (request, said) => draw(request, said), NOTICES);
@@ -167,4 +173,18 @@ export function dashboardAppRoutes(app: H3, reposite: Reposite): void {
     );
   started("deploy", (ownerId, siteId) => reposite.hosting.deploy(ownerId, siteId));
   started("fix", (ownerId, siteId) => reposite.appFixer.fix(ownerId, siteId));
+
+  // Buy buttons: the checkout `POST /billing/{product}/checkout` starts, answered with its payment page.
+  for (const product of ["embed", "memory", "disk"] as const) {
+    dashboardForm(
+      app,
+      reposite,
+      `${path}/${BUY_PATHS[product]}`,
+      async (request, form) => {
+        const { url } = await reposite.billing.checkout(request.ownerId, product, checkoutBody(product, request.param("site_id"), form));
+        return seeOther(url);
+      },
+      draw,
+    );
+  }
 }

@@ -1,6 +1,7 @@
-import type { DeploymentView, RepoCheckResult, ResourcesView, RunView } from "@reposite/contract";
+import type { DeploymentView, ProductStatus, RepoCheckResult, ResourcesView, RunView } from "@reposite/contract";
 import { DEFAULT_SETUP } from "@reposite/core";
 import { html, type SafeHtml } from "../pages/html.js";
+import { buySection } from "./app-billing-section.js";
 import { envSection } from "./app-env-section.js";
 import { controlsSection, dangerSection, liveSection, resourcesSection, terminalSection } from "./app-operate-section.js";
 import { runsSection } from "./app-runs-section.js";
@@ -73,6 +74,8 @@ export interface AppScreenInput {
   /** Newest first. */
   runs: RunView[];
   resources: ResourcesView | null;
+  /** Whether app hosting must be paid for this site and is (`GET /billing/embed?site_id=`). */
+  hosting: ProductStatus | null;
   check: RepoCheckResult | null;
   checkError: string | null;
   /** The job just started (a deploy or a fix), followed live. */
@@ -89,11 +92,12 @@ export interface AppScreenInput {
  * memory and disk, reset and delete, and a bare box's terminal.
  */
 export function appScreen(input: AppScreenInput): SafeHtml {
-  const { siteId, name, path, csrf, deployment, runs, resources, check, checkError, follow, streamPath } = input;
+  const { siteId, name, path, csrf, deployment, runs, resources, hosting, check, checkError, follow, streamPath } = input;
   const reads = appReadsPath(siteId);
   const fields = input.typed ?? setupFields(deployment ?? DEFAULT_SETUP);
   return html`<div id="app-screen" data-logs="${deployment && deployment.status !== "configured" ? `${reads}/logs` : ""}" data-metrics="${deployment && deployment.status !== "configured" ? `${reads}/metrics` : ""}">
 <h1>${name}</h1>
+${buySection({ path, csrf }, "embed", hosting)}
 ${
   deployment
     ? html`${statusSection(deployment)}
@@ -104,7 +108,7 @@ ${controlsSection(path, csrf, deployment)}
 ${setupSection(path, csrf, fields, true)}
 ${repoCheckSection(path, csrf, check, checkError, true)}
 ${envSection(path, csrf, deployment.env_keys)}
-${resourcesSection(resources)}
+${resourcesSection(resources, { path, csrf })}
 ${deployment.build_mode === "bare" && terminalSection(deployment, `${reads}/terminal`)}
 ${dangerSection(path, csrf, deployment)}`
     : html`<p>This site has no app yet.</p>

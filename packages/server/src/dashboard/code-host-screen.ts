@@ -36,21 +36,13 @@ ${csrfField(csrf)}
 </form>`;
 }
 
-/**
- * The code host's authorization page is another origin: the form's redirect there must be
- * allowed by `form-action`, as the billing portal's is (http too when this server runs on http).
- */
-function connectPolicy(baseUrl: string): string {
-  const schemes = new URL(baseUrl).protocol === "http:" ? "https: http:" : "https:";
-  return dashboardPolicy(baseUrl).replace("form-action 'self'", `form-action 'self' ${schemes}`);
-}
-
 /** Status, connect (the `repohost.connect` operation, then a redirect to the host) and disconnect. */
 export function dashboardCodeHostRoutes(app: H3, reposite: Reposite): void {
   const draw = async (request: DashboardRequest, said: Said): Promise<Response> => {
     const { connected } = await reposite.repoAccess.status(request.ownerId);
     const response = dashboardResponse(reposite.config.baseUrl, { title: "Code host", session: request.session, ...said, body: codeHostBody(request.session.csrf, connected) });
-    response.headers.set("content-security-policy", connectPolicy(reposite.config.baseUrl));
+    // Connecting answers with a redirect to the code host's authorization page: forms may leave.
+    response.headers.set("content-security-policy", dashboardPolicy(reposite.config.baseUrl, { formsLeave: true }));
     return response;
   };
 

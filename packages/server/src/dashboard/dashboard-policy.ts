@@ -6,13 +6,11 @@ import { dashboardPaths } from "./dashboard-paths.js";
  * folder (a path-limited source, so no other file of this origin runs either), styles from the
  * layout's own inline sheet and that folder, pictures and frames (design and page previews) and
  * fetches only from this server. Nothing from a third-party origin; no inline script.
- * `formsLeave`: a screen with a form that sends the person to the code host to authorize.
+ * `formsLeave`: a screen with a form that sends the person to another site (the code host's
+ * authorization page, the payment provider's page).
  */
 export function dashboardPolicy(baseUrl: string, options: { formsLeave?: boolean } = {}): string {
   const assets = `${new URL(baseUrl).origin}${dashboardPaths.assets}/`;
-  // A form whose answer redirects to another site (the code host's authorization page) needs its
-  // scheme in form-action: Chromium checks the redirect too (http as well when this server runs on it).
-  const leave = new URL(baseUrl).protocol === "http:" ? " https: http:" : " https:";
   return [
     "default-src 'none'",
     `script-src ${assets}`,
@@ -20,8 +18,18 @@ export function dashboardPolicy(baseUrl: string, options: { formsLeave?: boolean
     "img-src 'self'",
     "frame-src 'self'",
     "connect-src 'self'",
-    `form-action 'self'${options.formsLeave ? leave : ""}`,
+    formAction(baseUrl, options.formsLeave),
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join("; ");
+}
+
+/**
+ * `form-action`: this server, and with `formsLeave` other sites too. A form whose answer
+ * redirects to another site (the code host's authorization page, the payment provider's page)
+ * needs its scheme here: Chromium checks the redirect too (http as well when this server runs on it).
+ */
+export function formAction(baseUrl: string, formsLeave = false): string {
+  if (!formsLeave) return "form-action 'self'";
+  return new URL(baseUrl).protocol === "http:" ? "form-action 'self' https: http:" : "form-action 'self' https:";
 }

@@ -1,10 +1,11 @@
-import { domainInputSchema, type DnsCheck, type DnsRecordView, type DomainReadView } from "@reposite/contract";
+import { domainInputSchema, type DnsCheck, type DnsRecordView, type DomainReadView, type ProductStatus } from "@reposite/contract";
 import type { Reposite } from "@reposite/core";
 import type { H3 } from "h3";
 import { seeOther } from "../http/page-route.js";
 import { appScreenPolicy } from "../pages/app-screen-policy.js";
 import { html, type SafeHtml } from "../pages/html.js";
 import { csrfField, pageResponse } from "../pages/layout.js";
+import { BUY_PATHS, buySection, checkoutBody } from "./app-billing-section.js";
 import { ASSETS_PATH } from "./app-screen.js";
 import { dashboardDocument, type Said } from "./dashboard-frame.js";
 import { dashboardPaths } from "./dashboard-paths.js";
@@ -41,9 +42,10 @@ function liveWords(domain: DomainReadView): SafeHtml {
 }
 
 /** The domain screen's body: connect, the records with copy buttons, verify with what DNS said, whether it is live. */
-function domainBody(path: string, csrf: string, domain: DomainReadView, dns: DnsCheck | null): SafeHtml {
+function domainBody(path: string, csrf: string, domain: DomainReadView, dns: DnsCheck | null, paid: ProductStatus): SafeHtml {
   return html`<h1>Domain</h1>
 <p>Serve the site (and its app at <code>/app/</code>) on a domain of your own. HTTPS comes by itself once DNS points here.</p>
+${buySection({ path, csrf }, "domain", paid)}
 ${
   domain.domain
     ? html`<dl id="domain-state">
@@ -83,15 +85,16 @@ export function dashboardDomainRoutes(app: H3, reposite: Reposite): void {
   const draw = async (request: DashboardRequest, said: Said, dns: DnsCheck | null = null): Promise<Response> => {
     const siteId = request.param("site_id");
     const project = await reposite.projects.get(request.ownerId, siteId);
-    const domain = await reposite.domains.get(request.ownerId, siteId);
+    const [domain, paid] = await Promise.all([reposite.domains.get(request.ownerId, siteId), reposite.billing.status(request.ownerId, "domain", siteId)]);
     const document = dashboardDocument({
       title: `${project.name}: domain`,
       session: request.session,
       site: { id: siteId, name: project.name, section: "domain" },
       ...said,
-      body: domainBody(dashboardPaths.domain(siteId), request.session.csrf, domain, dns),
+      body: domainBody(dashboardPaths.domain(siteId), request.session.csrf, domain, dns, paid),
     });
-    return pageResponse(document, 200, { "content-security-policy": appScreenPolicy(reposite.config.baseUrl) });
+    // With payments on, the Buy button's answer is the payment provider's page: forms may leave.
+    return pageResponse(document, 200, { "content-security-policy": appScreenPolicy(reposite.config.baseUrl, { formsLeave: reposite.billing.enabled }) });
   };
 
   dashboardScreen(app, reposite, path, (request, said) => draw(request, said), NOTICES);
@@ -129,6 +132,15 @@ export function dashboardDomainRoutes(app: H3, reposite: Reposite): void {
       await reposite.domains.remove(request.ownerId, siteId);
       return seeOther(`${dashboardPaths.domain(siteId)}?done=removed`);
     },
+    draw,
+  );
+
+  // Buy: the checkout `POST /billing/domain/checkout` starts, answered with its payment page.
+  dashboardForm(
+    app,
+    reposite,
+    `${path}/${BUY_PATHS.domain}`,
+    async (request, form) => seeOther((await reposite.billing.checkout(request.ownerId, "domain", checkoutBody("domain", request.param("site_id"), form))).url),
     draw,
   );
 }

@@ -1,4 +1,5 @@
 import { dashboardPaths } from "../dashboard/dashboard-paths.js";
+import { formAction } from "../dashboard/dashboard-policy.js";
 import { LAYOUT_STYLE_SOURCE } from "./layout.js";
 
 /**
@@ -6,9 +7,10 @@ import { LAYOUT_STYLE_SOURCE } from "./layout.js";
  * /account/assets (the screen's script and xterm.js). With a bare box's terminal also a
  * WebSocket back to this server, and inline styles: xterm.js writes its own `<style>` elements,
  * which CSP cannot allow by hash (and a hash in the list would switch 'unsafe-inline' off).
- * Scripts stay this server's two asset folders only.
+ * Scripts stay this server's two asset folders only. `formsLeave`: a Buy button, whose answer
+ * is the payment provider's page.
  */
-export function appScreenPolicy(baseUrl: string, options: { terminal?: boolean } = {}): string {
+export function appScreenPolicy(baseUrl: string, options: { terminal?: boolean; formsLeave?: boolean } = {}): string {
   const base = new URL(baseUrl);
   const assets = `${base.origin}${dashboardPaths.assets}/ ${base.origin}/account/assets/`;
   const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
@@ -18,7 +20,7 @@ export function appScreenPolicy(baseUrl: string, options: { terminal?: boolean }
     options.terminal ? "style-src 'self' 'unsafe-inline'" : `style-src ${LAYOUT_STYLE_SOURCE} ${assets}`,
     "img-src 'self'",
     options.terminal ? `connect-src 'self' ${socket}` : "connect-src 'self'",
-    "form-action 'self'",
+    formAction(baseUrl, options.formsLeave),
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join("; ");

@@ -127,6 +127,7 @@ export function layout({ title, body, session, subnav, head }: LayoutOptions): S
         <a href="/account">Account</a>
         <a href="/account/apps">Apps</a>
         <a href="/account/billing">Billing</a>
+        <a href="/account/code-host">Code host</a>
         ${session.isOperator && html`<a href="/admin">Operator dashboard</a>`}
         <span class="muted">${session.email}</span>
         ${signOutForm(session.csrf)}

@@ -3,6 +3,7 @@ import { RepositeError, type Reposite } from "@reposite/core";
 import type { H3 } from "h3";
 import { requireToken } from "../http/auth.js";
 import { currentSession } from "../http/browser-session.js";
+import { dashboardPaths } from "../dashboard/dashboard-paths.js";
 import { operationRoute } from "../http/operation-route.js";
 
 const HOST_NAMES: Record<string, string> = { github: "GitHub" };
@@ -67,13 +68,16 @@ export function repohostRoutes(app: H3, reposite: Reposite): void {
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escape = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 
-/** A small self-contained page; no referrer leaves it, so the callback's query stays here. */
+/**
+ * A small self-contained page; no referrer leaves it, so the callback's query stays here. A person
+ * who started connecting from the dashboard came in this tab: it links back to their sites.
+ */
 function page(status: number, title: string, message: string): Response {
   const body = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · Reposite</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.5rem}</style></head>
-<body><h1>${escape(title)}</h1><p>${escape(message)}</p></body>
+<body><h1>${escape(title)}</h1><p>${escape(message)}</p><p><a href="${dashboardPaths.sites}">Back to your sites</a></p></body>
 </html>
 `;
   return new Response(body, {

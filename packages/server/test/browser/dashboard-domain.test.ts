@@ -137,7 +137,9 @@ describe.skipIf(!dnsmasqAvailable())("the Domain, Members and Code host screens 
   it("connects the code host from the account's Code host screen (GitHub's authorize page and back), then disconnects it", async () => {
     const page = await pageOf(owner);
     await page.goto("/account");
-    await page.getByRole("link", { name: "Code host" }).click();
+    // Linked from the account page, and from the header on every page.
+    expect(await page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Code host" }).getAttribute("href")).toBe("/account/code-host");
+    await page.getByRole("main").getByRole("link", { name: "Code host" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/account/code-host");
     expect(await page.locator("#code-host-state").innerText()).toBe("Not connected.");
     await dashboardChecks(page, "code-host");
@@ -146,6 +148,9 @@ describe.skipIf(!dnsmasqAvailable())("the Domain, Members and Code host screens 
     // The fake GitHub approves at once and sends the browser back to the callback page.
     await expect.poll(() => page.getByRole("heading", { name: "GitHub is connected" }).isVisible(), { timeout: 10_000 }).toBe(true);
     expect(github.requests.some((request) => request.path.startsWith("/login/oauth/authorize?"))).toBe(true);
+    // The page GitHub sends the person back to leads back to the dashboard.
+    await page.getByRole("link", { name: "Back to your sites" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/account/sites");
     await page.goto("/account/code-host");
     expect(await page.locator("#code-host-state").innerText()).toBe("Connected.");
     expect(await server.reposite.repoAccess.status(owner.accountId)).toEqual({ connected: true });
