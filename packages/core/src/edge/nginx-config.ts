@@ -1,6 +1,6 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
-import { forwarding } from "./nginx-forwarding.js";
+import { appCookies, forwarding } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 
@@ -144,8 +144,7 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonl
         // Only Reposite sets who the member is; apps reached here are not members-only.
         '      proxy_set_header X-Reposite-Member-Id "";',
         '      proxy_set_header X-Reposite-Member-Email "";',
-        // An app's cookie belongs to the site's host alone, never to a parent domain.
-        "      proxy_cookie_domain ~^.*$ $host;",
+        ...appCookies("      "),
         "      add_header X-Reposite-Edge nginx always;",
         "      proxy_pass http://$reposite_upstream$reposite_app_path;",
         "    }",
@@ -194,7 +193,7 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     ...hosts.map(([host, upstream]) => `  ${quoted(host)} ${upstream};`),
     "}",
     `upstream ${NODE_UPSTREAM} {`,
-    ...[settings.node, ...(settings.moreNodes ?? [])].map((node) => `  server ${address(node)};`),
+    `  server ${address(settings.node)};`,
     "  keepalive 64;",
     "}",
     ...served.flatMap((app) => [

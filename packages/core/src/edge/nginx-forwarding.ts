@@ -18,3 +18,22 @@ export function forwarding(indent: string): string[] {
     'proxy_set_header X-Forwarded-Server "";',
   ].map((line) => indent + line);
 }
+
+/**
+ * What nginx does to an app's `Set-Cookie`. The Node runtime drops a cookie under a Reposite name;
+ * stock nginx cannot drop one `Set-Cookie` line by its name (only all of them, `proxy_hide_header`),
+ * so such a cookie is made one browsers refuse to store:
+ * - `__Host-reposite…`/`__Secure-reposite…` lose `Secure`: browsers refuse these prefixes without it
+ *   (this is the member cookie's name on https sites);
+ * - `reposite_…` gets `Secure`: browsers refuse a Secure cookie from an http page (on https sites
+ *   Reposite reads only the `__Host-` names; http://localhost is the one http origin that keeps it).
+ * A cookie's `Domain` is held to the site's host, never a parent domain. (`proxy_cookie_flags` takes
+ * `~` only: `(?i)` compares without case, as browsers do for the prefixes.)
+ */
+export function appCookies(indent: string): string[] {
+  return [
+    "proxy_cookie_domain ~^.*$ $host;",
+    "proxy_cookie_flags ~(?i)^__(host|secure)-reposite nosecure;",
+    "proxy_cookie_flags ~(?i)^reposite_ secure;",
+  ].map((line) => indent + line);
+}

@@ -1,5 +1,5 @@
 import type { AppTarget } from "../hosting/app-routes.js";
-import { forwarding } from "./nginx-forwarding.js";
+import { appCookies, forwarding } from "./nginx-forwarding.js";
 
 /**
  * Members-only apps (`auth_redirect_to_app`) served by nginx: each `/app/` request first asks
@@ -94,7 +94,7 @@ export function memberGateLocations(gate: NginxMemberGateSettings): string[] {
     "      proxy_set_header X-Reposite-Member-Id $reposite_member_id;",
     "      proxy_set_header X-Reposite-Member-Email $reposite_member_email;",
     "      proxy_set_header Cookie $reposite_gated_cookie;",
-    "      proxy_cookie_domain ~^.*$ $host;",
+    ...appCookies("      "),
     "      add_header X-Reposite-Edge nginx always;",
     "      proxy_pass http://$reposite_gated_upstream$reposite_gated_path;",
     "    }",

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
 import { startServerProcess, type ServerProcess } from "../server-process.js";
@@ -28,7 +29,9 @@ const GATE_CACHE_MS = 3_000;
 const APP_JS = `
 const http = require("node:http");
 http.createServer((req, res) => {
-  res.writeHead(200, { "content-type": "application/json" });
+  // An app that tries to plant Reposite's member session, beside a cookie of its own.
+  const planted = req.url.startsWith("/plant") ? ["__Host-reposite_member=planted; Secure; Path=/", "reposite_member=planted; Path=/", "app_ok=1; Path=/"] : [];
+  res.writeHead(200, { "content-type": "application/json", "set-cookie": planted });
   res.end(JSON.stringify({ version: require("node:os").hostname(), path: req.url, headers: req.headers }));
 }).listen(Number(process.env.PORT) || 3000, "0.0.0.0");
 process.on("SIGTERM", () => process.exit(0));
@@ -75,7 +78,7 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx serves members-only app
     const { job_id } = await api<{ job_id: string }>(`/app/sites/${siteId}/deployment/deploy`, { method: "POST" });
     for (const deadline = Date.now() + 120_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
       const job = await api<{ status: string; finished_at: string | null }>(`/app/jobs/${job_id}`);
-      if (job.finished_at && job.status !== "done") throw new Error(`deploy ended ${job.status}`);
+      if (job.finished_at && job.status !== "done") throw new Error(`deploy ended ${job.status}: ${JSON.stringify(job).slice(0, 600)}`);
       if (job.finished_at) return;
     }
     throw new Error("deploy did not finish");
@@ -127,6 +130,8 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx serves members-only app
       REPOSITE_GITHUB_API_URL: github.url,
       REPOSITE_BASE_IMAGE_NODE: images.node,
       REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
+      // Not localhost: browsers treat http://*.localhost as secure, an http site elsewhere is not.
+      REPOSITE_SITES_DOMAIN: `sites.test:${port}`,
     });
     siteId = (await api<{ id: string }>("/app/sites", json({ repohost_url: `https://github.com/${repo.owner}/${repo.name}`, name: repo.name }))).id;
     await api(`/app/sites/${siteId}/deployment`, json({}, undefined, "PUT"));
@@ -193,4 +198,29 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx serves members-only app
     expect(answer.status).toBe(302);
     expect(Date.now() - signedOut).toBeLessThan(GATE_CACHE_MS + 1_000);
   });
+
+  it("makes an app's cookie under a Reposite name one a browser refuses, while the app's own cookie is kept", async () => {
+    const member = await signUp(`cy-${run}@example.com`);
+    const answer = await send(port, "/app/plant", { host, cookie: member });
+    expect(answer.headers["x-reposite-edge"]).toBe("nginx");
+    // Stock nginx cannot drop one Set-Cookie line; it changes the flags so browsers refuse these.
+    expect(answer.headers["set-cookie"]).toEqual(["__Host-reposite_member=planted; Path=/", "reposite_member=planted; Path=/; Secure", "app_ok=1; Path=/"]);
+    const [name, value] = member.split("=") as [string, string];
+    // A real browser on this http site: the member's own session is not replaced (a Secure cookie from an
+    // http page is refused). The __Host- name without Secure is refused by its prefix rule (https sites).
+    const browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--host-resolver-rules=MAP *.sites.test 127.0.0.1"],
+    });
+    try {
+      const context = await browser.newContext();
+      await context.addCookies([{ name, value, url: origin }]);
+      const page = await context.newPage();
+      expect((await page.goto(`${origin}/app/plant`))?.status()).toBe(200);
+      const kept = Object.fromEntries((await context.cookies(origin)).map((cookie) => [cookie.name, cookie.value]));
+      expect(kept).toEqual({ [name]: value, app_ok: "1" });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
