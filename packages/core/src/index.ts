@@ -11,6 +11,8 @@ export { LOCKS, type Locks } from "./ports/locks.js";
 export { STORAGE, isTransactionalDriver, type RecordStorage, type TransactionalDriver } from "./ports/storage.js";
 export { withTransaction, supportsTransactions } from "./util/storage-transactions.js";
 export * from "./ports/container-runtime.js";
+export * from "./ports/image-builder.js";
+export * from "./ports/app-runtime.js";
 export * from "./ports/payments.js";
 export * from "./ports/dns.js";
 export { DomainTable, type DomainEntry } from "./domains/domain-table.js";
