@@ -98,3 +98,7 @@ export {
   type RepoCheckAnswer,
 } from "./repo-corpus/index.js";
 export { startPostgres, postgresForTests, POSTGRES_BIN, type TestPostgres, type PostgresForTests } from "./postgres.js";
+export { ensureSwarm, networkVantage, type NetworkVantage } from "./swarm.js";
+export { startRegistry, REGISTRY_BIN, type TestRegistry } from "./registry.js";
+export { imageBuilderContract, type ImageBuilderContractSetup } from "./contracts/image-builder-contract.js";
+export { appRuntimeContract, type AppRuntimeContractSetup, type Vantage, type VantageAnswer } from "./contracts/app-runtime-contract.js";

@@ -1,0 +1,223 @@
+import type { AppAddress, AppChange, AppHandle, AppRuntime, AppSpec, AppState, AppSummary, RolloutOptions, RolloutResult } from "@reposite/core";
+import type Docker from "dockerode";
+import { connectEngine, engineMessage, ifMissing, waitUntil } from "./engine.js";
+import { nodeEngines } from "./node-engines.js";
+import { registryAuth, withoutSecret } from "./registry-auth.js";
+import { followUpdate } from "./rollout.js";
+import { serviceLogs } from "./service-logs.js";
+import { changedSpec, LABEL_NETWORK, LABEL_PORT, serviceSpec, type ServiceSpec } from "./service-spec.js";
+import { appState, lastEndedTask, liveTask, runningTask, type SwarmTask } from "./service-state.js";
+import { DEFAULT_HEALTH_TIMING, type SwarmOptions } from "./swarm-options.js";
+
+/** The AppRuntime on Swarm, with the dockerode client for what the port does not cover. */
+export interface SwarmAppRuntime extends AppRuntime {
+  readonly docker: Docker;
+}
+
+interface ServiceInfo {
+  ID: string;
+  Version: { Index: number };
+  Spec: ServiceSpec;
+  UpdateStatus?: { StartedAt?: string };
+}
+
+/** How long stop, start and remove wait for Swarm to act on a change. */
+const SETTLE_MS = 60_000;
+
+/**
+ * The AppRuntime on Docker Swarm (dockerode 5, Engine API on a manager): one service per app, one
+ * replica, on an attachable overlay network of its own (service-spec.ts). The edge reaches an app
+ * at `<service name>:<port>` from that network (`address()`); with the default `dnsrr` endpoint
+ * mode the name resolves to the healthy tasks' own addresses, which needs no IPVS. Rollouts are the
+ * orchestrator's: `replace()` is a start-first update gated by the health check, rolled back by
+ * Swarm when the new task never becomes healthy. Recovery lists services by labels.
+ */
+export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRuntime {
+  const docker = connectEngine(options.dockerHost);
+  const nodes = nodeEngines(docker, options.dockerHost, options.nodeEngines ?? {});
+  const auth = registryAuth(options.registry);
+  const settings = async () => ({
+    endpointMode: options.endpointMode ?? "dnsrr",
+    probeBinary: options.probeBinary ?? "/bin/busybox",
+    health: { ...DEFAULT_HEALTH_TIMING, ...options.health },
+    logBytes: options.logBytes ?? 20 * 1024 * 1024,
+    volumeNode: options.volumeNode ?? (await nodes.managerNode()),
+  });
+  const say = (message: string) => new Error(withoutSecret(`[provider-swarm] ${message}`, options.registry));
+
+  const service = async (id: string): Promise<ServiceInfo | null> => (await docker.getService(id).inspect().catch(ifMissing(null))) as ServiceInfo | null;
+  const tasks = async (id: string): Promise<SwarmTask[]> => (await docker.listTasks({ filters: { service: [id] } })) as SwarmTask[];
+  const update = async (info: ServiceInfo, spec: ServiceSpec) => {
+    await docker
+      .getService(info.ID)
+      .update({ ...(auth ? { authconfig: auth } : {}), _query: { version: info.Version.Index }, _body: spec } as unknown as Record<string, unknown>)
+      .catch((error: unknown) => {
+        throw say(`cannot update ${info.Spec.Name}: ${engineMessage(error)}`);
+      });
+  };
+  const setReplicas = async (id: string, replicas: number) => {
+    const info = await service(id);
+    if (!info) return null;
+    if (info.Spec.Mode.Replicated.Replicas !== replicas) await update(info, { ...info.Spec, Mode: { Replicated: { Replicas: replicas } } });
+    return info;
+  };
+  const ensureNetwork = async (name: string, labels: Record<string, string>) => {
+    const existing = await docker.listNetworks({ filters: { name: [name] } });
+    if (existing.some((network) => network.Name === name)) return;
+    // Attachable, so the edge (a plain container) can join it and reach the app by name.
+    await docker.createNetwork({ Name: name, Driver: "overlay", Attachable: true, CheckDuplicate: true, Labels: labels }).catch((error: unknown) => {
+      if ((error as { statusCode?: number }).statusCode === 409) return;
+      throw say(`cannot create the overlay network ${name}: ${engineMessage(error)}`);
+    });
+  };
+  /** The task's container on its node, when that node's Engine is known. */
+  const containerOf = async (task: SwarmTask | null) => {
+    const containerId = task?.Status?.ContainerStatus?.ContainerID;
+    const runtime = containerId ? await nodes.of(task?.NodeID) : null;
+    return runtime && containerId ? { runtime, containerId } : null;
+  };
+  const runningContainer = async (id: string) => {
+    const found = await containerOf(liveTask(await tasks(id)));
+    if (!found) throw say(`the app ${id} runs on no node this runtime can reach (not running, or its node's Engine is not in nodeEngines)`);
+    return found;
+  };
+
+  return {
+    specificationVersion: "v1",
+    docker,
+    get provider() {
+      return "swarm";
+    },
+    capabilities: { rollout: "orchestrator", exec: true, terminal: true, stats: true, disk: true },
+
+    async ping() {
+      await nodes.managerNode();
+      const info = (await docker.info()) as { Swarm?: { ControlAvailable?: boolean } };
+      if (!info.Swarm?.ControlAvailable) throw say("the Engine is a swarm worker: give the address of a manager");
+    },
+
+    async run(spec: AppSpec): Promise<AppHandle> {
+      const [, resolved] = await Promise.all([ensureNetwork(spec.network, spec.labels), settings()]);
+      const created = (await docker.createService({ ...(auth ? { authconfig: auth } : {}), ...serviceSpec(spec, resolved) } as unknown as Docker.CreateServiceOptions).catch((error: unknown) => {
+        throw say(`cannot create the service ${spec.name}: ${engineMessage(error)}`);
+      })) as { id?: string; ID?: string };
+      const id = created.ID ?? created.id ?? "";
+      return { id, address: { host: spec.name, port: spec.port, network: spec.network } };
+    },
+
+    async replace(id: string, change: AppChange, rollout: RolloutOptions = {}): Promise<RolloutResult> {
+      const info = await service(id);
+      if (!info) throw say(`no app ${id} to replace`);
+      const since = new Date(Date.now() - 1_000).toISOString();
+      await update(info, changedSpec(info.Spec, change, Number(info.Spec.Labels[LABEL_PORT] ?? 0)));
+      const result = await followUpdate(docker, id, since, rollout.timeoutMs ?? options.rolloutTimeoutMs ?? 300_000, rollout.onProgress ?? (() => undefined));
+      if (result.outcome === "rolled_back") {
+        // Why the new task failed: the task's own error says more than "rolled back".
+        const failed = (await tasks(id)).find((task) => task.Spec?.ContainerSpec?.Image === change.image && task.Status?.Err);
+        if (failed?.Status?.Err) return { ...result, message: `${result.message} (${failed.Status.Err})` };
+      }
+      return result;
+    },
+
+    async stop(id: string) {
+      if (!(await setReplicas(id, 0))) return;
+      await waitUntil(async () => runningTask(await tasks(id)) === null, SETTLE_MS);
+    },
+
+    async start(id: string): Promise<AppState> {
+      if (!(await setReplicas(id, 1))) throw say(`no app ${id} to start`);
+      await waitUntil(async () => runningTask(await tasks(id)) !== null, SETTLE_MS);
+      return (await this.inspect(id))!;
+    },
+
+    async remove(id: string) {
+      const info = await service(id);
+      if (!info) return;
+      await docker.getService(id).remove().catch(ifMissing(undefined));
+      // The tasks' containers go a moment after the service; the network is in use until they have.
+      const local = await nodes.of(await nodes.managerNode());
+      await waitUntil(async () => (await local!.listContainers({ "com.docker.swarm.service.id": id })).length === 0, SETTLE_MS);
+      const network = info.Spec.Labels[LABEL_NETWORK];
+      if (network) await removeNetwork(docker, network);
+    },
+
+    async removeVolume(name: string) {
+      const runtime = await nodes.of(options.volumeNode ?? (await nodes.managerNode()));
+      await runtime?.removeVolume(name);
+    },
+
+    async inspect(id: string): Promise<AppState | null> {
+      const info = await service(id);
+      if (!info) return null;
+      const all = await tasks(id);
+      const ended = await containerOf(lastEndedTask(all));
+      const oom = ended ? ((await ended.runtime.inspectContainer(ended.containerId))?.oomKilled ?? null) : null;
+      return appState(info, all, oom);
+    },
+
+    async list(labels: Record<string, string>): Promise<AppSummary[]> {
+      const services = (await docker.listServices({ filters: { label: Object.entries(labels).map(([key, value]) => `${key}=${value}`) } })) as unknown as ServiceInfo[];
+      return Promise.all(
+        services.map(async (found) => ({
+          id: found.ID,
+          name: found.Spec.Name,
+          labels: found.Spec.Labels ?? {},
+          running: runningTask(await tasks(found.ID)) !== null,
+        })),
+      );
+    },
+
+    logs(id: string, tail: number) {
+      return serviceLogs(docker, id, tail);
+    },
+
+    async address(id: string): Promise<AppAddress | null> {
+      // The service's name is the address for as long as the app is meant to run: no task IP to chase.
+      const info = await service(id);
+      if (!info || info.Spec.Mode.Replicated.Replicas === 0) return null;
+      return { host: info.Spec.Name, port: Number(info.Spec.Labels[LABEL_PORT]), network: info.Spec.Labels[LABEL_NETWORK] ?? null };
+    },
+
+    async exec(id, command, execOptions) {
+      const { runtime, containerId } = await runningContainer(id);
+      return runtime.exec!(containerId, command, execOptions);
+    },
+
+    async openTerminal(id, terminalOptions) {
+      const { runtime, containerId } = await runningContainer(id);
+      return runtime.openTerminal!(containerId, terminalOptions);
+    },
+
+    async stats(id) {
+      const { runtime, containerId } = await runningContainer(id);
+      return runtime.stats!(containerId);
+    },
+
+    async diskUsage(id, volume) {
+      const found = await containerOf(liveTask(await tasks(id)));
+      return {
+        writableBytes: found ? await found.runtime.containerSize(found.containerId) : null,
+        volumeBytes: found && volume ? await found.runtime.volumeSize(volume) : null,
+      };
+    },
+  };
+}
+
+/** Removes an overlay network, waiting while the Engine still counts the removed tasks' endpoints on it. */
+async function removeNetwork(docker: Docker, name: string): Promise<void> {
+  const networks = (await docker.listNetworks({ filters: { name: [name] } })).filter((network) => network.Name === name);
+  for (const network of networks) {
+    let last: unknown = null;
+    const gone = await waitUntil(async () => {
+      try {
+        await docker.getNetwork(network.Id).remove();
+        return true;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return true;
+        last = error;
+        return false;
+      }
+    }, SETTLE_MS, 500);
+    if (!gone) throw new Error(`[provider-swarm] cannot remove the network ${name}: ${engineMessage(last)}`);
+  }
+}

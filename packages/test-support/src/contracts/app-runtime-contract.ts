@@ -1,0 +1,279 @@
+import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
+import type { AppHandle, AppImage, AppRuntime, AppSpec, ImageBuilder } from "@reposite/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTar } from "../tar.js";
+
+/** One fetch made from a vantage point: the answer, or why there was none. */
+export type VantageAnswer = { status: number; body: string } | { error: string };
+
+/** A place requests are made from: a network the runtime made (the edge's seat), or this machine. */
+export interface Vantage {
+  get(url: string, timeoutMs?: number): Promise<VantageAnswer>;
+  close(): Promise<void>;
+}
+
+export interface AppRuntimeContractSetup {
+  runtime: AppRuntime;
+  /** Builds the contract's app images where the runtime can run them. */
+  builder: ImageBuilder;
+  /** `node` runs `node`; `busybox` has `sh` and `sleep`. */
+  baseImages: { node: string; busybox: string };
+  /** Labels unique to this run: on everything the contract makes, so `teardown` finds leftovers. */
+  labels: Record<string, string>;
+  /** A vantage point on `network` (an `AppAddress.network`), or on this machine for null. */
+  vantage(network: string | null): Promise<Vantage>;
+  /** The app's own addresses inside its network (task IPs), to prove another network cannot reach them either. */
+  internalAddresses(id: string): Promise<string[]>;
+  /** Names of the networks that exist now. */
+  networks(): Promise<string[]>;
+  teardown(): Promise<void>;
+}
+
+/**
+ * The contract's app: answers its version, greeting, `PORT` and host as JSON; `/grow` makes it
+ * outgrow any memory limit. It prints three lines at start (stdout, stderr, stdout).
+ */
+const APP_SERVER = `
+const http = require("node:http"), os = require("node:os");
+console.log("app starting");
+setTimeout(() => console.error("warming up"), 40);
+process.on("SIGTERM", () => process.exit(0));
+const kept = [];
+http.createServer((req, res) => {
+  if (req.url === "/grow") {
+    setInterval(() => kept.push(Buffer.alloc(8 * 1024 * 1024, 1)), 20);
+    return res.end("growing");
+  }
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ version: process.env.APP_VERSION, greeting: process.env.GREETING, port: process.env.PORT, host: os.hostname() }));
+}).listen(Number(process.env.PORT), () => setTimeout(() => console.log("ready"), 80));
+`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`[app-runtime-contract] ${what} did not happen within ${timeoutMs} ms`);
+    await sleep(250);
+  }
+}
+
+const isAnswer = (answer: VantageAnswer): answer is { status: number; body: string } => "status" in answer;
+
+/**
+ * What hosting needs of an app runtime, for any implementation: an app run from a built image with
+ * its labels, env and `PORT`, reached at the address the runtime gives (from the network it names)
+ * and from no other app's network; its logs; every capability dropped; for an orchestrator, a
+ * rollout to a new image, and a rollout to an image that never becomes healthy rolled back with the
+ * old version answering every request meanwhile; an OOM kill reported; stop, start, list by labels,
+ * remove (the app and its network); and what is missing is fine.
+ */
+export function appRuntimeContract(name: string, setup: () => Promise<AppRuntimeContractSetup>, options: { namePrefix?: string } = {}): void {
+  describe(`app runtime contract: ${name}`, () => {
+    let ctx: AppRuntimeContractSetup | undefined;
+    const env = () => {
+      if (!ctx) throw new Error("[test-support] [app-runtime-contract] setup did not finish");
+      return ctx;
+    };
+    /** Names of apps, networks and image repositories start with it (`namePrefix`, `arc` by default). */
+    const prefix = `${options.namePrefix ?? "arc"}-${randomBytes(4).toString("hex")}`;
+    const images: Record<"v1" | "v2" | "bad", AppImage | null> = { v1: null, v2: null, bad: null };
+    const apps = new Map<string, AppHandle>();
+    const vantages: Vantage[] = [];
+    let main: AppHandle;
+    /** The host name main's first copy answered with: what tells its answers from anyone else's. */
+    let mainHost = "";
+
+    const build = (tag: string, lines: string[], base: "node" | "busybox" = "node") => {
+      const dockerfile = [`FROM ${env().baseImages[base]}`, ...lines, ""].join("\n");
+      const tar = writeTar([
+        { path: "Dockerfile", type: "file", content: Buffer.from(dockerfile) },
+        { path: "server.js", type: "file", content: Buffer.from(APP_SERVER) },
+      ]);
+      return env().builder.build({ context: Readable.from([tar]), dockerfile: "Dockerfile", tag: `${prefix}/app:${tag}`, labels: env().labels, memoryMb: 256, timeoutMs: 120_000, onLog: () => undefined });
+    };
+    const appImage = (version: string) => ["COPY server.js /app/server.js", `ENV APP_VERSION=${version}`, 'CMD ["node", "/app/server.js"]'];
+    const run = async (role: string, overrides: Partial<AppSpec> = {}) => {
+      const spec: AppSpec = {
+        name: `${prefix}-${role}`,
+        image: images.v1!.reference,
+        labels: { ...env().labels, "reposite-contract.role": role },
+        env: { GREETING: "hello from the contract" },
+        port: 8080,
+        memoryMb: 128,
+        cpus: 0.5,
+        pidsLimit: 64,
+        healthPath: "/",
+        network: `${prefix}-${role}-net`,
+        ...overrides,
+      };
+      const handle = await env().runtime.run(spec);
+      apps.set(role, handle);
+      return handle;
+    };
+    const vantage = async (network: string | null) => {
+      const made = await env().vantage(network);
+      vantages.push(made);
+      return made;
+    };
+    const url = (handle: AppHandle, path = "/") => `http://${handle.address.host}:${handle.address.port}${path}`;
+    /** The app's JSON answer from its own network, once it answers. */
+    const answerOf = async (handle: AppHandle, from: Vantage) =>
+      waitFor(
+        `${handle.address.host} answering`,
+        async () => {
+          const answer = await from.get(url(handle));
+          return isAnswer(answer) && answer.status === 200 ? (JSON.parse(answer.body) as Record<string, string>) : null;
+        },
+        90_000,
+      );
+
+    beforeAll(async () => {
+      ctx = await setup();
+      images.v1 = await build("v1", appImage("v1"));
+      images.v2 = await build("v2", appImage("v2"));
+      // Runs, but never answers HTTP: its health check never passes.
+      images.bad = await build("bad", ['CMD ["sleep", "3600"]'], "busybox");
+      main = await run("main");
+    }, 300_000);
+    afterAll(async () => {
+      for (const made of vantages) await made.close().catch(() => undefined);
+      for (const handle of apps.values()) await env().runtime.remove(handle.id).catch(() => undefined);
+      for (const image of Object.values(images)) if (image) await env().builder.remove(image).catch(() => undefined);
+      await ctx?.teardown();
+    }, 180_000);
+
+    it("names itself with its specification version and answers ping", async () => {
+      expect(env().runtime.specificationVersion).toBe("v1");
+      expect(["caller", "orchestrator"]).toContain(env().runtime.capabilities.rollout);
+      await env().runtime.ping();
+    });
+
+    it("runs an app from a built image with its env and PORT, reached at the address the runtime gives", async () => {
+      const from = await vantage(main.address.network);
+      const answer = await answerOf(main, from);
+      expect(answer).toMatchObject({ version: "v1", greeting: "hello from the contract", port: "8080" });
+      mainHost = answer.host!;
+      expect(await env().runtime.address(main.id)).toEqual(main.address);
+      // A runtime may count an app as running only once its own health check passed: a moment later.
+      const state = await waitFor("inspect saying running", async () => {
+        const found = await env().runtime.inspect(main.id);
+        return found?.running ? found : null;
+      }, 30_000);
+      expect(state).toMatchObject({ id: main.id, wanted: true, running: true, image: images.v1!.reference });
+      const listed = await env().runtime.list({ ...env().labels, "reposite-contract.role": "main" });
+      expect(listed.map((app) => app.id)).toEqual([main.id]);
+      expect(listed[0]).toMatchObject({ running: true, labels: expect.objectContaining(env().labels) });
+    });
+
+    it("keeps the app's output, stdout and stderr in order", async () => {
+      const lines = await waitFor("three log lines", async () => {
+        const found = await env().runtime.logs(main.id, 50);
+        return found.includes("ready") ? found : null;
+      }, 30_000);
+      const order = ["app starting", "warming up", "ready"].map((line) => lines.indexOf(line));
+      expect(order.every((index) => index >= 0)).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+    });
+
+    it("keeps another app's network from reaching the app, by name or by address", async () => {
+      const other = await run("other");
+      const fromOther = await vantage(other.address.network);
+      // The vantage works: the other app answers on its own network.
+      expect(await answerOf(other, fromOther)).toMatchObject({ version: "v1" });
+      // Whatever else answers an address outside the network (a gateway, a proxy), main must not.
+      const fromMain = (answer: VantageAnswer) => isAnswer(answer) && answer.body.includes(JSON.stringify(mainHost));
+      expect(mainHost).not.toBe("");
+      const byName = await fromOther.get(url(main), 3_000);
+      expect(isAnswer(byName)).toBe(false);
+      const addresses = await env().internalAddresses(main.id);
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const address of addresses) {
+        expect(fromMain(await fromOther.get(`http://${address}:${main.address.port}/`, 3_000))).toBe(false);
+        // The same address from main's own network is main: the check above could have seen it.
+        expect(fromMain(await (await vantage(main.address.network)).get(`http://${address}:${main.address.port}/`, 3_000))).toBe(true);
+      }
+    });
+
+    it("runs the app with no capabilities and without the Docker socket", async () => {
+      if (!env().runtime.capabilities.exec) return;
+      const status = await env().runtime.exec!(main.id, ["node", "-e", "process.stdout.write(require('fs').readFileSync('/proc/self/status', 'utf8'))"]);
+      expect(status.output).toMatch(/^CapEff:\s+0+$/m);
+      expect(status.output).toMatch(/^CapBnd:\s+0+$/m);
+      const socket = await env().runtime.exec!(main.id, ["node", "-e", "process.exit(require('fs').existsSync('/var/run/docker.sock') ? 1 : 0)"]);
+      expect(socket.exitCode).toBe(0);
+    });
+
+    it("rolls out a new image, and rolls back one that never becomes healthy while the old one answers every request", async () => {
+      if (env().runtime.capabilities.rollout !== "orchestrator") return;
+      const from = await vantage(main.address.network);
+      const progress: string[] = [];
+      const updated = await env().runtime.replace!(main.id, { image: images.v2!.reference }, { onProgress: (line) => progress.push(line) });
+      expect(updated.outcome).toBe("updated");
+      expect(progress.length).toBeGreaterThan(0);
+      expect(await answerOf(main, from)).toMatchObject({ version: "v2" });
+
+      // Steady requests through the whole bad rollout: each must be answered by v2.
+      let polling = true;
+      const failures: string[] = [];
+      let answered = 0;
+      const poller = (async () => {
+        while (polling) {
+          const answer = await from.get(url(main), 2_000);
+          if (isAnswer(answer) && answer.status === 200 && (JSON.parse(answer.body) as { version: string }).version === "v2") answered++;
+          else failures.push(isAnswer(answer) ? `${answer.status} ${answer.body.slice(0, 80)}` : answer.error);
+          await sleep(100);
+        }
+      })();
+      const rolledBack = await env().runtime.replace!(main.id, { image: images.bad!.reference }).finally(() => (polling = false));
+      await poller;
+      expect(rolledBack.outcome).toBe("rolled_back");
+      expect(failures).toEqual([]);
+      expect(answered).toBeGreaterThan(20);
+      expect((await env().runtime.inspect(main.id))?.image).toBe(images.v2!.reference);
+    }, 300_000);
+
+    it("reports an app that outgrows its memory as OOM-killed, with exit code 137", async () => {
+      const hungry = await run("hungry", { memoryMb: 48 });
+      const from = await vantage(hungry.address.network);
+      await answerOf(hungry, from);
+      await from.get(url(hungry, "/grow"), 2_000);
+      const state = await waitFor("the OOM kill", async () => {
+        const found = await env().runtime.inspect(hungry.id);
+        return found?.oomKilled ? found : null;
+      }, 60_000);
+      expect(state.exitCode).toBe(137);
+    }, 120_000);
+
+    it("stops and starts the app", async () => {
+      await env().runtime.stop(main.id);
+      const stopped = await env().runtime.inspect(main.id);
+      expect(stopped).toMatchObject({ wanted: false, running: false });
+      expect(await env().runtime.address(main.id)).toBeNull();
+      await env().runtime.stop(main.id);
+      const started = await env().runtime.start(main.id);
+      expect(started).toMatchObject({ wanted: true, running: true });
+      const from = await vantage(main.address.network);
+      expect(await answerOf(main, from)).toMatchObject({ greeting: "hello from the contract" });
+    }, 180_000);
+
+    it("removes an app and its network; what is missing is fine", async () => {
+      for (const made of vantages.splice(0)) await made.close();
+      for (const [role, handle] of apps) {
+        await env().runtime.remove(handle.id);
+        expect(await env().runtime.inspect(handle.id)).toBeNull();
+        expect(await env().runtime.list({ ...env().labels, "reposite-contract.role": role })).toEqual([]);
+        expect(await env().networks()).not.toContain(handle.address.network);
+        apps.delete(role);
+      }
+      await env().runtime.remove(main.id);
+      await env().runtime.stop(main.id);
+      expect(await env().runtime.logs(main.id, 10)).toEqual([]);
+      expect(await env().runtime.address(main.id)).toBeNull();
+    }, 180_000);
+  });
+}
