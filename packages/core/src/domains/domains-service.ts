@@ -27,6 +27,12 @@ export type { DomainView, DomainReadView, DomainVerifyView } from "@reposite/con
 /** One change to a project's domain at a time. */
 const siteDomainLock = (siteId: string) => `domain-site:${siteId}`;
 
+/** Published when a project's domain changed (connected, verified, dropped, removed): every replica re-reads it. */
+const DOMAIN_CHANGED_CHANNEL = "domains:changed";
+interface DomainChanged {
+  site_id: string;
+}
+
 const NO_DOMAIN: DomainReadView = {
   domain: null,
   domain_unicode: null,
@@ -72,16 +78,21 @@ export class DomainsService {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(LOCKS) private readonly locks: Locks,
-    @inject(EVENTS) events: EventBus,
+    @inject(EVENTS) private readonly events: EventBus,
   ) {
-    this.unsubscribe = events.subscribe(PROJECT_CHANGED_CHANNEL, (event) => {
+    const stopProjects = events.subscribe(PROJECT_CHANGED_CHANNEL, (event) => {
       const { id } = event as ProjectChanged;
-      if (!this.table.ofSite(id)) return;
-      const done = this.followProject(id)
-        .catch((error: unknown) => console.error(`[reposite] [domains] following project ${id} failed:`, error))
-        .finally(() => this.following.delete(done));
-      this.following.add(done);
+      if (this.table.ofSite(id)) this.follow(id, () => this.followProject(id));
     });
+    // Replicas sharing a database: a domain changed through another one is read again here.
+    const stopDomains = events.subscribe(DOMAIN_CHANGED_CHANNEL, (event) => {
+      const { site_id: siteId } = event as DomainChanged;
+      if (typeof siteId === "string") this.follow(siteId, () => this.reread(siteId));
+    });
+    this.unsubscribe = () => {
+      stopProjects();
+      stopDomains();
+    };
   }
 
   /**
@@ -138,6 +149,7 @@ export class DomainsService {
       await this.store.save(record);
       if (existing && existing.domain !== name.ascii) await this.forget(existing);
       this.remember(record, slug);
+      this.announce(siteId);
       return this.view(record, slug);
     });
   }
@@ -170,6 +182,7 @@ export class DomainsService {
       if (!others) return this.dropClaim(current, now);
       dropped = others;
       this.remember(changed, slug);
+      this.announce(siteId);
       return changed;
     });
     // After this project's lock: each other claim is dropped under its own project's lock.
@@ -201,6 +214,7 @@ export class DomainsService {
       const record = await this.store.ofSite(siteId);
       if (record) await this.drop(record);
     });
+    this.announce(siteId);
   }
 
   /**
@@ -248,6 +262,34 @@ export class DomainsService {
     });
   }
 
+  /** Runs `work` for a site in the background; `close` waits for it. */
+  private follow(siteId: string, work: () => Promise<void>): void {
+    const done = work()
+      .catch((error: unknown) => console.error(`[reposite] [domains] following project ${siteId} failed:`, error))
+      .finally(() => this.following.delete(done));
+    this.following.add(done);
+  }
+
+  /** Tells every replica (this one too) that `siteId`'s domain changed. */
+  private announce(siteId: string): void {
+    this.events.publish(DOMAIN_CHANGED_CHANNEL, { site_id: siteId } satisfies DomainChanged);
+  }
+
+  /** Puts the site's domain in the table as storage has it, under its lock so reads and writes keep their order. */
+  private async reread(siteId: string): Promise<void> {
+    await this.load();
+    await this.locks.withLock(siteDomainLock(siteId), async () => {
+      const [record, project] = await Promise.all([this.store.ofSite(siteId), this.projectStore.get(siteId)]);
+      const entry = this.table.ofSite(siteId);
+      if (entry && (entry.domain !== record?.domain || record.taken_at || !project?.slug)) {
+        this.table.deleteSite(siteId);
+        if (entry.verified) this.tokens.delete(entry.domain);
+        this.liveCheck.forget(entry.domain);
+      }
+      if (record && !record.taken_at && project?.slug) this.remember(record, project.slug);
+    });
+  }
+
   /** Whether `holder` still holds `domain`: its project is there with the domain verified. */
   private async holdsVerified(domain: string, holder: string): Promise<boolean> {
     const record = await this.store.ofSite(holder);
@@ -260,6 +302,7 @@ export class DomainsService {
     const dropped: DomainRecord = { ...record, verified: false, verified_at: null, taken_at: now, updated_at: now };
     await this.store.save(dropped);
     if (this.table.ofSite(record.site_id)?.domain === record.domain) this.table.deleteSite(record.site_id);
+    this.announce(record.site_id);
     return dropped;
   }
 

@@ -44,6 +44,12 @@ export interface JobRecord {
    * `aborted`. Not shown.
    */
   heartbeat_at: number;
+  /**
+   * The replica (server process) running the job, from `ReplicaIdentity`; absent on records
+   * written before replicas had ids. Once that replica's lease expires the job reads as
+   * `aborted`, without waiting for `staleMs`. Not shown.
+   */
+  replica?: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { notFound, RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
+import { ReplicaIdentity } from "../hosting/replica-identity.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
@@ -143,7 +144,8 @@ const unref = <T extends NodeJS.Timeout>(timer: T): T => {
  * Ending states: `done` (the work succeeded), `error` (it threw: a RepositeError's message is
  * shown, anything else is logged and shown as a generic message), `cancelled` (through
  * `cancel`), `aborted` (the process running it stopped: `close()` on shutdown, or a crash,
- * noticed when its record has had no heartbeat for `staleMs`).
+ * noticed when its replica's lease lapsed (`ReplicaIdentity`) or its record has had no
+ * heartbeat for `staleMs`, whichever comes first).
  */
 @injectable()
 export class JobsService {
@@ -151,6 +153,8 @@ export class JobsService {
   private readonly local = new Map<string, LocalJob>();
   private readonly forgetTimers = new Set<NodeJS.Timeout>();
   private sweeping: Promise<void> | undefined;
+  /** This replica's lease, taken with its first job: others end its jobs once it lapses. */
+  private presence: Promise<void> | undefined;
   private lastSweep = Number.NEGATIVE_INFINITY;
   private closed = false;
 
@@ -160,6 +164,7 @@ export class JobsService {
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(EVENTS) private readonly bus: EventBus,
     @inject(LOCKS) private readonly locks: Locks,
+    @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
     @inject(JOB_SETTINGS, { isOptional: true }) settings?: Partial<JobSettings>,
   ) {
     this.settings = { ...DEFAULT_JOB_SETTINGS, ...settings };
@@ -173,6 +178,7 @@ export class JobsService {
     if (this.closed) throw new RepositeError(503, "The server is shutting down; try again in a moment.", "shutting_down");
     const input = parseInput(startSchema, spec);
     this.sweepNow();
+    await (this.presence ??= this.replica.start());
     const now = this.clock.now();
     const record: JobRecord = {
       job_id: this.ids.newId("job"),
@@ -189,6 +195,7 @@ export class JobsService {
       details: input.details ?? {},
       length: 0,
       heartbeat_at: now.getTime(),
+      replica: this.replica.id,
     };
     await this.storage.setItem(recordKey(record.job_id), record);
     await this.changeIndex((ids) => [...ids, record.job_id]);
@@ -320,6 +327,7 @@ export class JobsService {
     for (const timer of this.forgetTimers) clearTimeout(timer);
     this.forgetTimers.clear();
     await this.sweeping;
+    if (this.presence) await this.replica.stop();
   }
 
   /**
@@ -384,6 +392,8 @@ export class JobsService {
       return record;
     }
     if (now - record.heartbeat_at > this.settings.staleMs) return this.abandon(record);
+    // Its replica was killed: known once the replica's lease lapses (sooner than the heartbeat).
+    if (record.replica && !(await this.replica.isAlive(record.replica))) return this.abandon(record);
     return record;
   }
 
