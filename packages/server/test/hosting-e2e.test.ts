@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
@@ -19,6 +20,13 @@ import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 // the tests below, in order; everything made on the Engine carries this run's label and goes at the end.
 
 const engine = await dockerForTests();
+
+// Both shapes run the same tests: Reposite serving everything, and REPOSITE_EDGE=nginx (nginx on
+// PORT, `/app/` of a running app from nginx straight to its container). Where they differ on
+// purpose, the test says so (docs/deploy/edge-nginx.md).
+const nginxHere = await new Promise<boolean>((resolve) => execFile("nginx", ["-v"], (error) => resolve(!error)));
+if (engine.required && !nginxHere) throw new Error("REPOSITE_REQUIRE_DOCKER=1 but nginx is not installed (apt-get install nginx)");
+const SHAPES: ("node" | "nginx")[] = nginxHere ? ["node", "nginx"] : ["node"];
 
 const RUN_LABEL = "reposite-test.run";
 const run = `hosting-e2e-${randomBytes(4).toString("hex")}`;
@@ -43,12 +51,14 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "text/plain" });
     const hash = crypto.createHash("sha256");
     let bytes = 0;
+    let firstByteAt = 0;
     req.on("data", (chunk) => {
-      if (bytes === 0) res.write("receiving\\n");
+      // ?quiet: no line before the upload has all arrived (see the nginx shape's upload test).
+      if (bytes === 0) (firstByteAt = Date.now()), url.searchParams.has("quiet") || res.write("receiving\\n");
       hash.update(chunk);
       bytes += chunk.length;
     });
-    req.on("end", () => res.end(JSON.stringify({ bytes, sha256: hash.digest("hex") }) + "\\n"));
+    req.on("end", () => res.end(JSON.stringify({ bytes, sha256: hash.digest("hex"), firstByteAt }) + "\\n"));
     return;
   }
   if (url.pathname === "/events") {
@@ -140,7 +150,7 @@ interface JobStream {
   end: { event: "done" | "error"; job: Job } | null;
 }
 
-describe.skipIf(!engine.available)("app hosting end to end: reposite serve on the Docker Engine", () => {
+describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %s): reposite serve on the Docker Engine", (shape) => {
   let github: FakeGitHub;
   let dataDir: string;
   let port: number;
@@ -161,7 +171,22 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     // One build at a time on this server: a second account's deploy waits, `queued`.
     REPOSITE_BUILD_CONCURRENCY: "1",
     REPOSITE_BUILD_MEMORY_MB: "512",
+    ...(shape === "nginx" ? { REPOSITE_EDGE: "nginx" } : {}),
   });
+
+  /** With nginx in front, a server killed with -9 leaves its nginx serving on PORT: it is stopped (by its pid file) before the next start. */
+  const stopLeftNginx = async () => {
+    const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
+    if (!pid) return;
+    await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true)) return;
+    }
+  };
+  const restartAfterKill = async () => {
+    if (shape === "nginx") await stopLeftNginx();
+    server = await startServerProcess(port, env());
+  };
 
   /** The API, as `token`. */
   const api = (path: string, token: string, init: RequestInit = {}) =>
@@ -248,9 +273,39 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
   const deploymentOf = (token: string, siteId: string) =>
     apiJson<{ status: string; url: string; slug: string; last_run: { status: string; finished_at: string | null } | null }>(`/app/sites/${siteId}/deployment`, token);
   const appJson = async (slug: string, path = "/app/") => {
-    const answer = await site(slug, path);
+    let answer = await site(slug, path);
+    // Through nginx's /app/ location (its header); a new route is taken at nginx's next reload (coalesced, 200 ms), Reposite answers the same meanwhile.
+    for (const deadline = Date.now() + 10_000; shape === "nginx" && answer.headers["x-reposite-edge"] !== "nginx" && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await site(slug, path);
+    }
+    if (shape === "nginx") expect(answer.headers["x-reposite-edge"], "through nginx").toBe("nginx");
     expect(answer.status, answer.body).toBe(200);
     return JSON.parse(answer.body) as { version: string; path: string; prefix: string | null; forwardedHost: string | null; x: string | null };
+  };
+
+  /**
+   * The app's answer once `until` holds: with Node alone at once; with nginx in front, a changed
+   * container is taken at nginx's next reload (coalesced, 200 ms), and the old one drains meanwhile.
+   */
+  const appJsonOnce = async (slug: string, path: string, until: (answer: Awaited<ReturnType<typeof appJson>>) => boolean) => {
+    let answer = await appJson(slug, path);
+    for (const deadline = Date.now() + 5_000; shape === "nginx" && !until(answer) && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      answer = await appJson(slug, path);
+    }
+    return answer;
+  };
+  /**
+   * What `/app/` answers once the app is gone: at once with Node alone. With nginx in front a stop or
+   * a removal does not wait for nginx to let go of the container (a deploy does): until its next
+   * reload (about 200 ms) nginx answers its own 502 (docs/deploy/edge-nginx.md, still to come).
+   */
+  const goneAnswer = async (slug: string, path: string) => {
+    let answer = await site(slug, path);
+    for (const deadline = Date.now() + 3_000; shape === "nginx" && answer.status === 502 && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      answer = await site(slug, path);
+    }
+    return answer;
   };
 
   /** A project of `repo`, published at `slug` (its `/app/` lives on the published site), with its app set up. */
@@ -289,6 +344,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
 
   afterAll(async () => {
     await server?.kill();
+    if (shape === "nginx" && dataDir) await stopLeftNginx();
     await github?.close();
     await removeEverything();
     const left = await Promise.all(
@@ -371,7 +427,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
       if (Date.now() > deadline) throw new Error("the env restart did not finish");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect((await appJson(slugs.auto)).x).toBe(secret);
+    expect((await appJsonOnce(slugs.auto, "/app/", (answer) => answer.x === secret)).x).toBe(secret);
     const read = await api(`/app/sites/${sites.auto}/deployment/env`, tokens.ada);
     const readText = await read.text();
     expect(readText).not.toContain(secret);
@@ -451,7 +507,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     let lastSentAt = 0;
     const answer = await new Promise<string>((resolve, reject) => {
       const req = httpRequest(
-        `${server.url}/app/upload`,
+        `${server.url}/app/upload${shape === "nginx" ? "?quiet" : ""}`,
         { method: "POST", headers: { host: `${slugs.auto}.localhost:${port}`, "content-type": "application/octet-stream", "content-length": String(total) } },
         (res) => {
           expect(res.statusCode).toBe(200);
@@ -461,7 +517,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
             if (!body) {
               firstAnswerAt = Date.now();
               // The app answered after the first megabyte: send the rest (a buffering proxy never gets here).
-              void sendRest();
+              if (shape === "node") void sendRest();
             }
             body += text;
           });
@@ -482,12 +538,22 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
       };
       expected.update(chunk);
       req.write(chunk);
+      // nginx stops passing an upload on once the app starts its answer (docs/deploy/edge-nginx.md):
+      // there the app answers only at the end (?quiet), and the rest is sent without waiting.
+      if (shape === "nginx") void sendRest();
     });
-    const [first, result] = answer.split("\n");
-    expect(first).toBe("receiving");
-    expect(JSON.parse(result!)).toEqual({ bytes: total, sha256: expected.digest("hex") });
-    expect(firstAnswerAt).toBeGreaterThan(0);
-    expect(firstAnswerAt).toBeLessThan(lastSentAt);
+    const lines = answer.split("\n");
+    const result = shape === "nginx" ? lines[0] : lines[1];
+    if (shape === "node") expect(lines[0]).toBe("receiving");
+    const received = JSON.parse(result!) as { bytes: number; sha256: string; firstByteAt: number };
+    expect(received).toMatchObject({ bytes: total, sha256: expected.digest("hex") });
+    // Not held by a proxy: the app had the first bytes before the client had sent the last.
+    expect(received.firstByteAt).toBeGreaterThan(0);
+    expect(received.firstByteAt).toBeLessThan(lastSentAt);
+    if (shape === "node") {
+      expect(firstAnswerAt).toBeGreaterThan(0);
+      expect(firstAnswerAt).toBeLessThan(lastSentAt);
+    }
   }, 60_000);
 
   it("runs the app locked down: no-new-privileges, every capability dropped, a pids limit, memory = memory+swap, its port on 127.0.0.1 only", async () => {
@@ -527,7 +593,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
 
   it("stop: /app/ answers 503 with Retry-After; start: it answers again", async () => {
     expect((await apiJson<{ status: string }>(`/app/sites/${sites.auto}/deployment/stop`, tokens.ada, { method: "POST" })).status).toBe("stopped");
-    const stopped = await site(slugs.auto, "/app/anything");
+    const stopped = await goneAnswer(slugs.auto, "/app/anything");
     expect(stopped.status).toBe(503);
     expect(Number(stopped.headers["retry-after"])).toBeGreaterThan(0);
     expect(stopped.headers["content-type"]).toContain("text/html");
@@ -545,6 +611,15 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     const autoRuns = (await runsOf(tokens.ada, sites.auto)).length;
     const [autoContainer] = await containersOf(sites.auto);
     const [dockerContainer] = await containersOf(sites.docker);
+    if (shape === "nginx") {
+      // The start just before is taken at nginx's next reload: wait until its routes name the container's port.
+      const published = /^127\.0\.0\.1:(\d+)$/m.exec((await docker(["port", autoContainer!, "3000/tcp"])).stdout)?.[1];
+      for (const deadline = Date.now() + 10_000; !(await readFile(join(dataDir, "edge", "routes.conf"), "utf8")).includes(`server 127.0.0.1:${published};`); ) {
+        if (Date.now() > deadline) throw new Error("nginx's routes never named the started app");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the reload that follows the files
+    }
     await server.kill();
 
     // Not children of the server: still up, answering on their published port (127.0.0.1).
@@ -556,8 +631,14 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
       expect(answer.status).toBe(200);
       expect(((await answer.json()) as { path: string }).path).toBe("/direct");
     }
+    if (shape === "nginx") {
+      // nginx outlives its killed parent: /app/ of a running app still answers on PORT, from nginx alone.
+      const answer = await site(slugs.auto, "/app/while-down");
+      expect(answer.status).toBe(200);
+      expect(answer.headers["x-reposite-edge"]).toBe("nginx");
+    }
 
-    server = await startServerProcess(port, env());
+    await restartAfterKill();
     expect(server.output().stdout).toMatch(/app hosting: docker \S+ \(2 apps running\)/);
     expect(await appJson(slugs.auto, "/app/back")).toMatchObject({ version: "auto-1", path: "/back" });
     expect((await appJson(slugs.docker)).version).toBe("docker-1");
@@ -590,7 +671,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     }
     await server.kill();
 
-    server = await startServerProcess(port, env());
+    await restartAfterKill();
     expect(server.output().stdout).toMatch(/app hosting: docker \S+ \(2 apps running, 1 interrupted deploy marked failed, 1 queued deploy resumed\)/);
     const interrupted = (await runsOf(tokens.ada, sites.docker)).find((each) => each.run_id === building.run_id);
     expect(interrupted).toMatchObject({ status: "failed", finished_at: expect.any(String), reason: expect.stringMatching(/server stopped/i) });
@@ -631,7 +712,7 @@ describe.skipIf(!engine.available)("app hosting end to end: reposite serve on th
     expect(await lines(["volume", "ls", "-q", "--filter", `name=^${volume}$`])).toEqual([]);
     expect(await lines(["network", "ls", "-q", "--filter", `name=^reposite-app-${lower}$`])).toEqual([]);
     expect((await api(`/app/sites/${siteId}/deployment`, tokens.ada)).status).toBe(409);
-    expect((await site(slugs.docker, "/app/")).status).toBe(503);
+    expect((await goneAnswer(slugs.docker, "/app/")).status).toBe(503);
     // The other apps are untouched.
     expect((await appJson(slugs.auto)).version).toBe("auto-1");
   }, 60_000);
