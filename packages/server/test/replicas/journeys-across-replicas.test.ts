@@ -180,12 +180,18 @@ describe.skipIf(!engine.available || !postgres.available || !dnsmasqAvailable())
   }, 60_000);
 
   it("billing: a purchase activates wherever its webhook lands; the app deploys on the Engine and every replica serves it", async () => {
+    const landedOn = new Set<number>();
     for (const product of ["embed", "domain"] as const) {
-      await pay(await client.billing.checkout(product, { site_id: siteId }));
+      const checkout = await client.billing.checkout(product, { site_id: siteId });
+      const before = set.balancer.served.length;
+      await pay(checkout);
+      // Only the webhooks went through the balancer meanwhile: round robin spread them.
+      for (const replica of set.balancer.served.slice(before)) landedOn.add(replica);
       for (const replica of [0, 1, 2]) {
         await timeUntil(async () => (await on(replica).billing.status(product, { site_id: siteId })).paid === true, 5_000);
       }
     }
+    expect(landedOn.size).toBeGreaterThan(1);
     await client.deployment.setup(siteId, {});
     const started = await client.deployment.deploy(siteId);
     const ended = await client.jobs.wait(started.job_id);
@@ -280,5 +286,11 @@ describe.skipIf(!engine.available || !postgres.available || !dnsmasqAvailable())
     expect(accepted).toHaveLength(GENERATIONS_AT_A_TIME);
     for (const each of racing) if (each.status === "rejected") expect(each.reason).toMatchObject({ status: 429, code: "generation_limit" });
     for (const jobId of accepted) await client.jobs.cancel(jobId);
+
+    // Nor the account's one build at a time: the next deploy goes ahead on a live replica, with the env kept.
+    github.addRepo(appRepo(node));
+    const again = await client.deployment.deploy(siteId);
+    expect((await client.jobs.wait(again.job_id)).job.status).toBe("done");
+    expect((await requestHost(set.balancer.url, `${SLUG}.${SITES_DOMAIN}`, "/app/")).body).toBe("bonjour");
   }, 240_000);
 });
