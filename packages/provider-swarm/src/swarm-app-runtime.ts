@@ -12,6 +12,12 @@ import { DEFAULT_HEALTH_TIMING, type SwarmOptions } from "./swarm-options.js";
 /** The AppRuntime on Swarm, with the dockerode client for what the port does not cover. */
 export interface SwarmAppRuntime extends AppRuntime {
   readonly docker: Docker;
+  /**
+   * Whether the apps' tasks run with `no-new-privileges`, and why, for the start-up output: the
+   * service asks for it, but only Engines with API 1.46 or later apply that, and older ones only
+   * when their daemon sets it for every container.
+   */
+  noNewPrivileges(): Promise<{ enforced: boolean; note: string }>;
 }
 
 interface ServiceInfo {
@@ -89,6 +95,17 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
       return "swarm";
     },
     capabilities: { rollout: "orchestrator", exec: true, terminal: true, stats: true, disk: true },
+
+    async noNewPrivileges() {
+      const [version, info] = await Promise.all([docker.version() as Promise<{ ApiVersion?: string }>, docker.info() as Promise<{ SecurityOptions?: string[] }>]);
+      const api = version.ApiVersion ?? "0";
+      if (compareVersions(api, "1.46") >= 0) return { enforced: true, note: `the Engine (API ${api}) applies the services' no-new-privileges` };
+      if ((info.SecurityOptions ?? []).some((option) => option.includes("no-new-privileges"))) return { enforced: true, note: "the daemon sets no-new-privileges for every container" };
+      return {
+        enforced: false,
+        note: `the Engine (API ${api}, before 1.46) ignores the services' no-new-privileges: set "no-new-privileges": true in every node's daemon.json (every capability is dropped either way)`,
+      };
+    },
 
     async ping() {
       await nodes.managerNode();
@@ -220,4 +237,14 @@ async function removeNetwork(docker: Docker, name: string): Promise<void> {
     }, SETTLE_MS, 500);
     if (!gone) throw new Error(`[provider-swarm] cannot remove the network ${name}: ${engineMessage(last)}`);
   }
+}
+
+/** Compares dotted version numbers (`1.41` < `1.46`). */
+function compareVersions(a: string, b: string): number {
+  const [left, right] = [a.split(".").map(Number), b.split(".").map(Number)];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }

@@ -87,6 +87,10 @@ describe.skipIf(!engine.available)("provider-swarm services", () => {
     // PUT through the vantage is not offered: write the file from inside, as the app's own writes would be.
     const wrote = await runtime.exec!(app.id, ["node", "-e", "require('fs').writeFileSync('/data/kept', 'still here')"]);
     expect(wrote.exitCode).toBe(0);
+    // What the runtime says of no-new-privileges is what the task's kernel status shows.
+    const status = await runtime.exec!(app.id, ["node", "-e", "process.stdout.write(require('fs').readFileSync('/proc/1/status', 'utf8'))"]);
+    const { enforced } = await runtime.noNewPrivileges();
+    expect(status.output).toMatch(new RegExp(`^NoNewPrivs:\\s+${enforced ? 1 : 0}$`, "m"));
     expect(await runtime.replace!(app.id, { image: v2.reference })).toMatchObject({ outcome: "updated" });
     expect(await from.get(url("/"))).toEqual({ status: 200, body: "v2" });
     expect(await from.get(url("/files/kept"))).toEqual({ status: 200, body: "still here" });
