@@ -37,6 +37,9 @@ export interface RemoteEdge {
 /** Sites fetched at once. */
 const FETCHES = 4;
 
+/** A slug names a folder on this machine: anything else a feed lists is left out. */
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 const targetOf = (address: string): AppTarget => {
   const url = new URL(address);
   return { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), port: Number(url.port) || (url.protocol === "https:" ? 443 : 80) };
@@ -134,7 +137,8 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
     return complete;
   };
 
-  const apply = async (feed: EdgeFeedView): Promise<boolean> => {
+  const apply = async (given: EdgeFeedView): Promise<boolean> => {
+    const feed = { ...given, sites: given.sites.filter((site) => SLUG.test(site.slug)) };
     const complete = await writeSites(feed);
     const published = new Set(feed.sites.map((site) => site.slug));
     const gone = Object.keys(state.sites).filter((slug) => !published.has(slug));
