@@ -138,12 +138,12 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
 
     async stop(id: string) {
       if (!(await setReplicas(id, 0))) return;
-      await waitUntil(async () => runningTask(await tasks(id)) === null, SETTLE_MS);
+      if (!(await waitUntil(async () => liveTask(await tasks(id)) === null, SETTLE_MS))) throw say(`the app ${id} still runs ${SETTLE_MS / 1000} s after it was stopped`);
     },
 
     async start(id: string): Promise<AppState> {
       if (!(await setReplicas(id, 1))) throw say(`no app ${id} to start`);
-      await waitUntil(async () => runningTask(await tasks(id)) !== null, SETTLE_MS);
+      if (!(await waitUntil(async () => runningTask(await tasks(id)) !== null, SETTLE_MS))) throw say(`the app ${id} did not run within ${SETTLE_MS / 1000} s of its start`);
       return (await this.inspect(id))!;
     },
 

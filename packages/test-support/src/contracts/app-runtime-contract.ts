@@ -67,9 +67,9 @@ const isAnswer = (answer: VantageAnswer): answer is { status: number; body: stri
 /**
  * What hosting needs of an app runtime, for any implementation: an app run from a built image with
  * its labels, env and `PORT`, reached at the address the runtime gives (from the network it names)
- * and from no other app's network; its logs; every capability dropped; for an orchestrator, a
- * rollout to a new image, and a rollout to an image that never becomes healthy rolled back with the
- * old version answering every request meanwhile; an OOM kill reported; stop, start, list by labels,
+ * and from no other app's network; its logs; every capability dropped; for an orchestrator, three
+ * rollouts under steady requests with none lost, and a rollout to an image that never becomes
+ * healthy rolled back with the old version answering every request meanwhile; an OOM kill reported; stop, start, list by labels,
  * remove (the app and its network); and what is missing is fine.
  */
 export function appRuntimeContract(name: string, setup: () => Promise<AppRuntimeContractSetup>, options: { namePrefix?: string } = {}): void {
@@ -208,32 +208,44 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       expect(socket.exitCode).toBe(0);
     });
 
-    it("rolls out a new image, and rolls back one that never becomes healthy while the old one answers every request", async () => {
+    it("rolls out new images with every request answered, and rolls back one that never becomes healthy while the old one answers every request", async () => {
       if (env().runtime.capabilities.rollout !== "orchestrator") return;
       const from = await vantage(main.address.network);
-      const progress: string[] = [];
-      const updated = await env().runtime.replace!(main.id, { image: images.v2!.reference }, { onProgress: (line) => progress.push(line) });
-      expect(updated.outcome).toBe("updated");
-      expect(progress.length).toBeGreaterThan(0);
+      /** Steady requests (a new connection each) while `during` runs: the versions that answered, and what failed. */
+      const underLoad = async <T>(during: () => Promise<T>) => {
+        let polling = true;
+        const failures: string[] = [];
+        const versions: string[] = [];
+        const poller = (async () => {
+          while (polling) {
+            const answer = await from.get(url(main), 2_000);
+            if (isAnswer(answer) && answer.status === 200) versions.push((JSON.parse(answer.body) as { version: string }).version);
+            else failures.push(isAnswer(answer) ? `${answer.status} ${answer.body.slice(0, 80)}` : answer.error);
+            await sleep(50);
+          }
+        })();
+        const result = await during().finally(() => (polling = false));
+        await poller;
+        return { result, failures, versions };
+      };
+
+      // Three deploys: v2, back to v1, v2 again.
+      for (const image of [images.v2!, images.v1!, images.v2!]) {
+        const progress: string[] = [];
+        const deploy = await underLoad(() => env().runtime.replace!(main.id, { image: image.reference }, { onProgress: (line) => progress.push(line) }));
+        expect(deploy.result.outcome).toBe("updated");
+        expect(progress.length).toBeGreaterThan(0);
+        expect(deploy.failures).toEqual([]);
+        expect(deploy.versions.length).toBeGreaterThan(10);
+        expect((await env().runtime.inspect(main.id))?.image).toBe(image.reference);
+      }
       expect(await answerOf(main, from)).toMatchObject({ version: "v2" });
 
-      // Steady requests through the whole bad rollout: each must be answered by v2.
-      let polling = true;
-      const failures: string[] = [];
-      let answered = 0;
-      const poller = (async () => {
-        while (polling) {
-          const answer = await from.get(url(main), 2_000);
-          if (isAnswer(answer) && answer.status === 200 && (JSON.parse(answer.body) as { version: string }).version === "v2") answered++;
-          else failures.push(isAnswer(answer) ? `${answer.status} ${answer.body.slice(0, 80)}` : answer.error);
-          await sleep(100);
-        }
-      })();
-      const rolledBack = await env().runtime.replace!(main.id, { image: images.bad!.reference }).finally(() => (polling = false));
-      await poller;
-      expect(rolledBack.outcome).toBe("rolled_back");
-      expect(failures).toEqual([]);
-      expect(answered).toBeGreaterThan(20);
+      const bad = await underLoad(() => env().runtime.replace!(main.id, { image: images.bad!.reference }));
+      expect(bad.result.outcome).toBe("rolled_back");
+      expect(bad.failures).toEqual([]);
+      expect(bad.versions.length).toBeGreaterThan(20);
+      expect(new Set(bad.versions)).toEqual(new Set(["v2"]));
       expect((await env().runtime.inspect(main.id))?.image).toBe(images.v2!.reference);
     }, 300_000);
 
