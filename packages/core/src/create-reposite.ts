@@ -34,6 +34,7 @@ import { DNS_RESOLVER, type DnsResolver } from "./ports/dns.js";
 import { AppChanges } from "./hosting/app-changes.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
+import { DeploymentStore } from "./hosting/deployment-store.js";
 import { AppFixer } from "./hosting/app-fixer.js";
 import { AppOperations } from "./hosting/app-operations.js";
 import { AppTerminal } from "./hosting/app-terminal.js";
@@ -67,6 +68,7 @@ import { REPO_HOSTS, type RepoHost } from "./ports/repo-host.js";
 import { SEARCH_NOTIFIER, type SearchNotifier } from "./ports/search-notifier.js";
 import { STORAGE, type RecordStorage } from "./ports/storage.js";
 import { ProjectCache } from "./projects/project-cache.js";
+import { ProjectRecordsSplit } from "./projects/project-records-split.js";
 import { ProjectStore } from "./projects/project-store.js";
 import { ProjectsService } from "./projects/projects-service.js";
 import { DEFAULT_BASE_IMAGES, type BaseImages } from "./repo-analysis/repo-check.js";
@@ -197,6 +199,7 @@ export const DEFAULT_CONFIG: RepositeConfig = {
 const SERVICES = [
   AccountsService,
   TokensService,
+  ProjectRecordsSplit,
   ProjectStore,
   ProjectsService,
   RepositoriesService,
@@ -236,6 +239,7 @@ const SERVICES = [
   AppRoutes,
   HostingAvailability,
   DeployRunStore,
+  DeploymentStore,
   BuildQueue,
   DomainTable,
   DomainStore,
@@ -304,6 +308,8 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   const domains = container.resolve(DomainsService);
   // Custom domains answer from memory: the table is filled from storage now, before any request needs it.
   domains.load().catch((error: unknown) => console.error("[reposite] [domains] loading custom domains failed:", error));
+  // Records an earlier release embedded in projects move to their modules' own now, once (their stores wait for it).
+  container.resolve(ProjectRecordsSplit).ready().catch((error: unknown) => console.error("[reposite] moving app records out of project records failed (tried again at next use):", error));
 
   return {
     config,
@@ -335,6 +341,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     appRoutes: container.resolve(AppRoutes),
     billing: container.resolve(BillingService),
     async close() {
+      await container.resolve(ProjectRecordsSplit).ready().catch(() => undefined);
       // Runs under way end `failed` (the server stopped) and are stored; queued runs stay queued.
       await container.resolve(HostingService).close();
       // Jobs still running here end as `aborted`, stored before the storage goes.

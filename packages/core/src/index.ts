@@ -42,6 +42,7 @@ export { HOSTING_SETTINGS, DEFAULT_HOSTING_SETTINGS, FREE_TIER, type HostingSett
 export { BUILD_MODES, BARE_BASE_IMAGES, DEFAULT_SETUP, type BuildMode, type BareBaseImage, type DeploymentSetup, type SetupInput } from "./hosting/deployment-setup.js";
 export { MASKED_VALUE, MAX_ENV_KEYS, type EnvView } from "./hosting/deployment-env.js";
 export { shownStatus, type AppContainer, type DeploymentRecord, type DeploymentView, type LastRunView } from "./hosting/deployment-record.js";
+export { DeploymentStore } from "./hosting/deployment-store.js";
 export { RUN_STATUSES, RUNS_KEPT, SERVER_STOPPED_REASON, type RunStatus, type RunView, type RunDetailView, type DeployRunRecord, type DockerfileSource } from "./hosting/deploy-run.js";
 export { BUILDS_AT_A_TIME, BUILDS_PER_DAY } from "./hosting/build-queue.js";
 export { RUN_LOG_LIMITS, type RunLogLimits } from "./hosting/run-log.js";
@@ -87,6 +88,7 @@ export { TOKEN_PREFIX } from "./tokens/token-secret.js";
 
 export { ProjectsService } from "./projects/projects-service.js";
 export { ProjectStore } from "./projects/project-store.js";
+export { ProjectRecordsSplit, MOVED_PROJECT_FIELDS } from "./projects/project-records-split.js";
 export { ProjectCache, PROJECT_CACHE_SETTINGS, DEFAULT_PROJECT_CACHE_SETTINGS, type CachedProject, type ProjectCacheSettings } from "./projects/project-cache.js";
 export { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./projects/project-events.js";
 export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";

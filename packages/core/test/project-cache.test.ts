@@ -22,7 +22,6 @@ function project(id: string, changes: Partial<ProjectRecord> = {}): ProjectRecor
     auth_redirect_to_app: false,
     wizard: { mode: "saas", pages: [], community: false },
     current_pages: {},
-    deployment: null,
     visits: 0,
     ...changes,
   };

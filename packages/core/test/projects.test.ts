@@ -39,7 +39,7 @@ describe("projects service", () => {
     await github.close();
   });
 
-  it("lists one account's projects by reading only that account's index and records", async () => {
+  it("lists one account's projects by reading only that account's index and records, then from memory until one changes", async () => {
     const { account: ada } = await reposite.accounts.findOrCreate("ada@example.com");
     const { account: bob } = await reposite.accounts.findOrCreate("bob@example.com");
     const adas = [];
@@ -52,7 +52,20 @@ describe("projects service", () => {
     expect(list.map((p) => p.id)).toEqual(adas.map((p) => p.id).reverse());
     expect(reads.some((read) => read.startsWith("getKeys"))).toBe(false);
     for (const project of bobs) expect(reads.join("\n")).not.toContain(project.id);
-    expect(reads).toHaveLength(1 + adas.length);
+    // The index, each project, and each project's app (hosting's record).
+    expect(reads).toHaveLength(1 + 2 * adas.length);
+
+    reads.length = 0;
+    expect(await reposite.projects.list(ada.id)).toEqual(list);
+    expect(reads).toEqual([]);
+
+    // A change is seen at once, by reading the changed project alone; a new project, by the index and it.
+    await reposite.projects.update(ada.id, adas[1]!.id, { name: "Renamed" });
+    const more = await reposite.projects.create(ada.id, { repohost_url: "github.com/acme/widget" });
+    reads.length = 0;
+    const after = await reposite.projects.list(ada.id);
+    expect(after.map((p) => [p.id, p.name])).toEqual([[more.id, more.name], ...list.map((p) => [p.id, p.id === adas[1]!.id ? "Renamed" : p.name])]);
+    expect(reads.filter((read) => read.startsWith("getItem \"projects:")).sort()).toEqual([`getItem "projects:${adas[1]!.id}"`, `getItem "projects:${more.id}"`].sort());
   });
 
   it("is usable without HTTP by an embedder, with the same validation", async () => {

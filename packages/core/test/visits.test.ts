@@ -110,7 +110,6 @@ function project(id: string, visits = 0): ProjectRecord {
     auth_redirect_to_app: false,
     wizard: null,
     current_pages: {},
-    deployment: null,
     visits,
   };
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import {
   AppRoutes,
   createReposite,
+  DeploymentStore,
   DESIGNS,
   findDesign,
   MembersService,
@@ -15,6 +16,7 @@ import {
   renderNotFoundPage,
   STORAGE,
   VISIT_SETTINGS,
+  type DeploymentRecord,
   type DeploymentStatus,
   type PublishedSite,
   type Reposite,
@@ -585,11 +587,8 @@ describe("the /app/ proxy over a socket", () => {
     expect((await send(port, "/app/x", { host: appHost })).status).toBe(404); // nothing there yet
     // What a first deployment setup leaves: the address claimed, a deployment on the project.
     expect(await reposite.container.resolve(PublishedSiteStore).claim("ledger", other)).toBe(true);
-    await reposite.container.resolve(ProjectStore).modify(other, (project) => ({
-      ...project,
-      slug: "ledger",
-      deployment: { status: "running" } as NonNullable<typeof project.deployment>,
-    }));
+    await reposite.container.resolve(ProjectStore).modify(other, (project) => ({ ...project, slug: "ledger" }));
+    await reposite.container.resolve(DeploymentStore).modify(other, () => ({ status: "running" }) as DeploymentRecord);
     // An app of its own, so its kept-alive connections are not the other tests' business.
     const ledger = await startStandInApp();
     routes().set(other, { status: "running", target: { host: "127.0.0.1", port: ledger.port } });

@@ -2,6 +2,7 @@ import { dockerForTests } from "@reposite/test-support";
 import type WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket, startScreenRig, type ScreenRig, type SocketAttempt } from "./app-screen/screen-rig.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 
@@ -44,7 +45,7 @@ describe.skipIf(!engine.available)("the bare box's terminal over a WebSocket, on
   }, 120_000);
   afterAll(() => rig?.close());
 
-  const containerId = async () => (await rig.h.reposite.projects.getOwned(owner.accountId, siteId)).deployment!.container!.id;
+  const containerId = async () => (await rig.h.reposite.container.resolve(DeploymentStore).get(siteId))!.container!.id;
   const processes = async () => (await rig.h.runtime.exec!(await containerId(), ["ps", "-o", "args"])).output;
 
   it("runs a shell for the owner: echo, resize, and closing the socket ends what the shell started", async () => {

@@ -1,6 +1,7 @@
 import { createMemoryContainerRuntime, createMemoryPayments, type MemoryContainerRuntime, type MemoryPayments, type WebhookDelivery } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness, type Transport } from "./harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const REPOS = [
   {
@@ -95,7 +96,7 @@ describe.each(["in-process", "socket"] as const)("billing over HTTP (%s)", (tran
     expect((await h.call(`/app/sites/${site}/deployment`, json({}, token, "PUT"))).status).toBe(201);
     await deploy(site);
     const containerMemory = async () => {
-      const { deployment } = await h.reposite.projects.getOwned((await h.reposite.tokens.authenticate(token)).account.id, site);
+      const deployment = await h.reposite.container.resolve(DeploymentStore).get(site);
       return (await runtime.stats!(deployment!.container!.id)).memoryLimitBytes / (1024 * 1024);
     };
     expect(await containerMemory()).toBe(512);

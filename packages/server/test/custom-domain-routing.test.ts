@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppRoutes, createReposite, ProjectStore, PublishedSiteStore, STORAGE, VISIT_SETTINGS, type PublishedSite, type Reposite } from "@reposite/core";
+import { AppRoutes, createReposite, DeploymentStore, ProjectStore, PublishedSiteStore, STORAGE, VISIT_SETTINGS, type DeploymentRecord, type PublishedSite, type Reposite } from "@reposite/core";
 import { codeTestHost, freePort } from "@reposite/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
@@ -279,11 +279,8 @@ describe("a verified custom domain on the reference server", () => {
     const other = (await reposite.projects.create(ownerId, { repohost_url: "https://code.test/acme/ledger" })).id;
     // What a first deployment setup leaves: the address claimed, a deployment on the project.
     expect(await reposite.container.resolve(PublishedSiteStore).claim("ledger", other)).toBe(true);
-    await reposite.container.resolve(ProjectStore).modify(other, (project) => ({
-      ...project,
-      slug: "ledger",
-      deployment: { status: "running" } as NonNullable<typeof project.deployment>,
-    }));
+    await reposite.container.resolve(ProjectStore).modify(other, (project) => ({ ...project, slug: "ledger" }));
+    await reposite.container.resolve(DeploymentStore).modify(other, () => ({ status: "running" }) as DeploymentRecord);
     const ledger = await startStandInApp();
     running(other, ledger.port);
     reposite.domainTable.set({ domain: "ledger.dev", siteId: other, slug: "ledger", verified: true });

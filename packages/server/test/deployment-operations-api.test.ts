@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, startHarness, type Harness, type Transport } from "./harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const REPOS = [
   {
@@ -43,7 +44,7 @@ describe.each(["in-process", "socket"] as const)("operating an app over HTTP (%s
     }
     return { site, slug: slug as string };
   };
-  const containerOf = async (site: string) => (await h.reposite.projects.getOwned((await h.reposite.accounts.findOrCreate("ada@example.com")).account.id, site)).deployment!.container!;
+  const containerOf = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
 
   beforeAll(async () => {
     runtime = createMemoryContainerRuntime();

@@ -7,6 +7,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { PAYMENT_PROVIDER, PRODUCTS, type PaymentProvider, type Product, type ProductPrice } from "../ports/payments.js";
+import { DeploymentStore } from "../hosting/deployment-store.js";
 import type { ProjectRecord } from "../projects/project.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { ProjectStore } from "../projects/project-store.js";
@@ -67,6 +68,7 @@ export class BillingService {
     @inject(AppLimits) private readonly limits: AppLimits,
     @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(ProjectStore) private readonly projectStore: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(AccountsService) private readonly accounts: AccountsService,
     @inject(LOCKS) private readonly locks: Locks,
     @inject(CONFIG) private readonly config: RepositeConfig,
@@ -210,7 +212,7 @@ export class BillingService {
     if (!(await this.entitlements.hasHosting(project.id))) {
       throw new RepositeError(402, `${product} is sold for an app with app hosting; buy hosting for this project first (POST /billing/embed/checkout).`, "payment_required");
     }
-    if (!project.deployment) {
+    if (!(await this.deployments.get(project.id))) {
       throw conflict(`Set the app up before buying ${product} for it (PUT /app/sites/{site_id}/deployment).`, "not_configured");
     }
     const paid = await this.limits.units(project.id, product);

@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import type { HostingEntitlements, HostingRefusal } from "../ports/hosting-entitlements.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
+import { DeploymentStore } from "../hosting/deployment-store.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { PriceList } from "./price-list.js";
@@ -22,6 +23,7 @@ export class BillingEntitlements implements HostingEntitlements {
     @inject(PriceList) private readonly prices: PriceList,
     @inject(LOCKS) private readonly locks: Locks,
     @inject(CLOCK) private readonly clock: Clock,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
   ) {}
 
   /**
@@ -56,7 +58,7 @@ export class BillingEntitlements implements HostingEntitlements {
     if (!counts(purchase)) return false;
     const project = await this.projects.get(purchase.site_id);
     if (!project || project.owner_id !== purchase.account_id) return false;
-    return purchase.product === "embed" ? project.deployment !== null : true;
+    return purchase.product === "embed" ? (await this.deployments.get(project.id)) !== null : true;
   }
 
   /**

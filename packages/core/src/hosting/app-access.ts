@@ -4,8 +4,9 @@ import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "../ports/hosting
 import type { ProjectRecord } from "../projects/project.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import type { DeploymentRecord } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 
-/** A project with its app set up. */
+/** A project with its app set up: the two records, read together. */
 export type ProjectWithApp = ProjectRecord & { deployment: DeploymentRecord };
 
 /** Who may do what to an app: the checks every hosting service makes first, in one place. */
@@ -14,15 +15,17 @@ export class AppAccess {
   constructor(
     @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(HOSTING_ENTITLEMENTS) private readonly entitlements: HostingEntitlements,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
   ) {}
 
   /** The caller's project with its app: `404` for a project missing or someone else's, `409 not_configured` before the setup. */
   async owned(ownerId: string, siteId: string): Promise<ProjectWithApp> {
     const project = await this.projects.getOwned(ownerId, siteId);
-    if (!project.deployment) {
+    const deployment = await this.deployments.get(siteId);
+    if (!deployment) {
       throw conflict("The project's app is not set up yet: PUT /app/sites/{site_id}/deployment first.", "not_configured");
     }
-    return project as ProjectWithApp;
+    return { ...project, deployment };
   }
 
   /**

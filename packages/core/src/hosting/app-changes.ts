@@ -5,12 +5,12 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { appLabels, volumeName } from "./app-names.js";
 import type { AppContainer, AppOperationRecord, DeploymentRecord } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { maskDiagnosis } from "./diagnosis/diagnose.js";
 import type { Diagnosis } from "./diagnosis/diagnosis.js";
 import { hideHostPaths } from "./diagnosis/host-paths.js";
@@ -40,7 +40,7 @@ export class AppChanges {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(STORAGE) private readonly storage: RecordStorage,
@@ -71,7 +71,7 @@ export class AppChanges {
   async resume(): Promise<number> {
     let resumed = 0;
     for (const siteId of await this.pending()) {
-      const operation = (await this.store.get(siteId))?.deployment?.operation ?? null;
+      const operation = (await this.deployments.get(siteId))?.operation ?? null;
       if (operation?.status !== "under_way") {
         await this.unlist(siteId);
         continue;
@@ -103,11 +103,10 @@ export class AppChanges {
     return this.locks.withLock(PENDING_KEY, async () => {
       await this.storage.setItem(PENDING_KEY, [...new Set([...(await this.pending()), siteId])]);
       let operation: AppOperationRecord | null = null;
-      await this.store.modify(siteId, (project) => {
-        if (!project.deployment) return project;
+      await this.deployments.update(siteId, (deployment) => {
         const now = this.now();
-        operation = { id: this.ids.newId("op"), kind, status: "under_way", started_at: now, finished_at: null, reason: null, diagnosis: null, replaces: project.deployment.container?.id ?? null };
-        return { ...project, deployment: { ...project.deployment, operation, updated_at: now } };
+        operation = { id: this.ids.newId("op"), kind, status: "under_way", started_at: now, finished_at: null, reason: null, diagnosis: null, replaces: deployment.container?.id ?? null };
+        return { ...deployment, operation, updated_at: now };
       });
       return operation;
     });
@@ -115,7 +114,7 @@ export class AppChanges {
 
   /** Under the app's lock: carries `operation` out unless a later change superseded it, and records how it ended. */
   private async execute(siteId: string, operation: AppOperationRecord, resumed: boolean): Promise<void> {
-    const deployment = (await this.store.get(siteId))?.deployment;
+    const deployment = await this.deployments.get(siteId);
     if (deployment?.operation?.id !== operation.id) return this.unlist(siteId);
     let mask = (text: string) => text;
     try {
@@ -150,10 +149,10 @@ export class AppChanges {
   }
 
   private async end(siteId: string, id: string, outcome: Pick<AppOperationRecord, "status" | "reason" | "diagnosis">): Promise<void> {
-    await this.store.modify(siteId, (project) => {
-      const operation = project.deployment?.operation;
-      if (!project.deployment || operation?.id !== id) return project;
-      return { ...project, deployment: { ...project.deployment, operation: { ...operation, ...outcome, finished_at: this.now() } } };
+    await this.deployments.update(siteId, (deployment) => {
+      const operation = deployment.operation;
+      if (operation?.id !== id) return deployment;
+      return { ...deployment, operation: { ...operation, ...outcome, finished_at: this.now() } };
     });
     await this.unlist(siteId);
   }
@@ -161,7 +160,7 @@ export class AppChanges {
   /** Takes the site off the pending list unless a later change of it is under way. */
   private unlist(siteId: string): Promise<void> {
     return this.locks.withLock(PENDING_KEY, async () => {
-      if ((await this.store.get(siteId))?.deployment?.operation?.status === "under_way") return;
+      if ((await this.deployments.get(siteId))?.operation?.status === "under_way") return;
       await this.storage.setItem(PENDING_KEY, (await this.pending()).filter((each) => each !== siteId));
     });
   }

@@ -4,13 +4,13 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { AppLimits } from "../billing/app-limits.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { SecretBox } from "../util/secret-box.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { appLabels, containerName, networkName, volumeName, LABEL_SITE, LABEL_ROLE } from "./app-names.js";
 import { AppRouteSharing } from "./app-route-sharing.js";
 import { AppRoutes, type AppRoute } from "./app-routes.js";
 import { envContext, type AppContainer, type DeploymentRecord } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { LISTENING_COMMAND, parseListening, type ListeningSocket } from "./diagnosis/listening.js";
 import { AppStartFailure } from "./diagnosis/start-facts.js";
 import { SETTLE_MS, waitUntilHealthy, type HealthResult } from "./health-check.js";
@@ -50,7 +50,7 @@ export class AppContainers {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(AppRoutes) private readonly routes: AppRoutes,
     @inject(SecretBox) private readonly secrets: SecretBox,
     @inject(LOCKS) private readonly locks: Locks,
@@ -167,20 +167,20 @@ export class AppContainers {
   async switchTo(siteId: string, next: AppContainer, change: (record: DeploymentRecord) => DeploymentRecord = (record) => record): Promise<DeploymentRecord | null> {
     const runtime = this.availability.runtime();
     let before: DeploymentRecord | null = null;
-    const updated = await this.store.modify(siteId, (project) => {
-      if (!project.deployment) return project;
-      before = project.deployment;
-      const deployment = change({ ...project.deployment, container: next, status: "running", last_exit_oom: false, updated_at: this.now() });
-      return { ...project, deployment };
+    const updated = await this.deployments.update(siteId, (deployment) => {
+      before = deployment;
+      return change({ ...deployment, container: next, status: "running", last_exit_oom: false, updated_at: this.now() });
     });
-    if (!updated?.deployment || !before) {
+    if (!updated || !before) {
       await runtime.removeContainer(next.id).catch(() => undefined);
       return null;
     }
-    this.publish(siteId, updated.deployment);
+    this.publish(siteId, updated);
+    // A proxy in front (the nginx edge) sends to `next` too before the switch counts as made.
+    await this.routes.applied(siteId);
     const previous: DeploymentRecord = before;
     // A bare box was watched for longer before it was launched.
-    const failure = next.keep_alive ? null : await this.settles(next, updated.deployment.setup);
+    const failure = next.keep_alive ? null : await this.settles(next, updated.setup);
     if (failure) {
       await this.switchBack(siteId, next, previous);
       throw failure;
@@ -191,7 +191,7 @@ export class AppContainers {
       this.retiring.add(retiring);
       void retiring.finally(() => this.retiring.delete(retiring));
     }
-    return updated.deployment;
+    return updated;
   }
 
   /**
@@ -207,21 +207,14 @@ export class AppContainers {
       await this.switchTo(siteId, next, (record) => ({ ...record, stopped_reason: null }));
     } catch (error) {
       const oom = RepositeError.isInstance(error) && error.details?.exit_oom === true;
-      const after = await this.store.modify(siteId, (project) =>
-        project.deployment
-          ? {
-              ...project,
-              deployment: {
-                ...project.deployment,
-                status: project.deployment.status === "running" ? "running" : "failed",
-                last_exit_oom: oom || project.deployment.last_exit_oom,
-                stopped_reason: null,
-                updated_at: this.now(),
-              },
-            }
-          : project,
-      );
-      if (after?.deployment) this.publish(siteId, after.deployment);
+      const after = await this.deployments.update(siteId, (record) => ({
+        ...record,
+        status: record.status === "running" ? "running" : "failed",
+        last_exit_oom: oom || record.last_exit_oom,
+        stopped_reason: null,
+        updated_at: this.now(),
+      }));
+      if (after) this.publish(siteId, after);
       throw error;
     }
   }
@@ -273,22 +266,19 @@ export class AppContainers {
 
   /** Puts back the container, state and run the deployment had before the switch to `next`, and removes `next`. */
   private async switchBack(siteId: string, next: AppContainer, previous: DeploymentRecord): Promise<void> {
-    const restored = await this.store.modify(siteId, (project) =>
-      project.deployment?.container?.id === next.id
+    const restored = await this.deployments.update(siteId, (record) =>
+      record.container?.id === next.id
         ? {
-            ...project,
-            deployment: {
-              ...project.deployment,
-              container: previous.container,
-              status: previous.status,
-              run: previous.run,
-              last_exit_oom: previous.last_exit_oom,
-              updated_at: this.now(),
-            },
+            ...record,
+            container: previous.container,
+            status: previous.status,
+            run: previous.run,
+            last_exit_oom: previous.last_exit_oom,
+            updated_at: this.now(),
           }
-        : project,
+        : record,
     );
-    if (restored?.deployment) this.publish(siteId, restored.deployment);
+    if (restored) this.publish(siteId, restored);
     await this.availability.runtime().removeContainer(next.id).catch(() => undefined);
   }
 
@@ -300,14 +290,11 @@ export class AppContainers {
   /** Stops the app's container (kept, so its output can still be read) and saves `stopped`. */
   async stop(siteId: string): Promise<DeploymentRecord | null> {
     const runtime = this.availability.runtime();
-    const project = await this.store.get(siteId);
-    const container = project?.deployment?.container;
+    const container = (await this.deployments.get(siteId))?.container;
     if (container) await runtime.stopContainer(container.id, this.settings.stopGraceSeconds);
-    const updated = await this.store.modify(siteId, (record) =>
-      record.deployment && container ? { ...record, deployment: { ...record.deployment, status: "stopped", updated_at: this.now() } } : record,
-    );
-    if (updated?.deployment) this.publish(siteId, updated.deployment);
-    return updated?.deployment ?? null;
+    const updated = await this.deployments.update(siteId, (record) => (container ? { ...record, status: "stopped", updated_at: this.now() } : record));
+    if (updated) this.publish(siteId, updated);
+    return updated;
   }
 
   /**
@@ -319,8 +306,8 @@ export class AppContainers {
     this.routes.delete(siteId);
     this.sharing.announce(siteId, true);
     const containers = await runtime.listContainers({ [LABEL_ROLE]: "app", [LABEL_SITE]: siteId, ...this.settings.labels });
-    const project = await this.store.get(siteId);
-    const ids = new Set([...containers.map((each) => each.id), ...(project?.deployment?.container ? [project.deployment.container.id] : [])]);
+    const saved = (await this.deployments.get(siteId))?.container;
+    const ids = new Set([...containers.map((each) => each.id), ...(saved ? [saved.id] : [])]);
     for (const id of ids) await runtime.removeContainer(id);
     for (const image of new Set(images)) await runtime.removeImage(image);
     await runtime.removeVolume(volumeName(siteId));

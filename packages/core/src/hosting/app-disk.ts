@@ -4,12 +4,11 @@ import { AppLimits } from "../billing/app-limits.js";
 import { conflict } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
 import { allAppsLabels, LABEL_SITE, volumeName } from "./app-names.js";
 import { DeployRunStore } from "./deploy-run-store.js";
-import type { DeploymentRecord } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { storageFullDiagnosis } from "./diagnosis/storage-full.js";
 import { measureDisk, volumeFillsDisk, type DiskUsage } from "./disk-usage.js";
 import { HostingAvailability } from "./hosting-availability.js";
@@ -49,7 +48,7 @@ export class AppDisk {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(CLOCK) private readonly clock: Clock,
@@ -95,7 +94,7 @@ export class AppDisk {
       const measured = await this.check(siteId);
       // Over the limit: stopped now, or a moment ago by the periodic check.
       if (!measured?.usage.over) return;
-      const deployment = (await this.store.get(siteId))?.deployment;
+      const deployment = (await this.deployments.get(siteId));
       const runId = deployment?.last_run_id;
       if (!runId) return;
       const diagnosis = storageFullDiagnosis(measured.usage.used_mb, measured.usage.limit_mb);
@@ -111,7 +110,7 @@ export class AppDisk {
    * before the app has a container.
    */
   async usage(siteId: string, maxAgeMs: number): Promise<DiskUsage | null> {
-    const deployment = (await this.store.get(siteId))?.deployment;
+    const deployment = (await this.deployments.get(siteId));
     if (!deployment?.container) return null;
     const kept = this.kept.get(siteId);
     const fresh = kept && kept.containerId === deployment.container.id && this.clock.now().getTime() - kept.at <= maxAgeMs;
@@ -149,7 +148,7 @@ export class AppDisk {
 
   private async measure(siteId: string): Promise<{ usage: DiskUsage; stopped: boolean; image: string } | null> {
     const runtime = this.availability.runtime();
-    const deployment = (await this.store.get(siteId))?.deployment;
+    const deployment = (await this.deployments.get(siteId));
     const container = deployment?.container;
     if (!deployment || !container) return null;
     const limitMb = await this.limitFor(siteId);
@@ -234,7 +233,7 @@ export class AppDisk {
    */
   private async stopOver(siteId: string, containerId: string, usage: DiskUsage): Promise<boolean> {
     return this.containers.withAppLock(siteId, async () => {
-      const current = (await this.store.get(siteId))?.deployment;
+      const current = (await this.deployments.get(siteId));
       if (current?.status !== "running" || current.container?.id !== containerId) return false;
       await this.containers.stop(siteId);
       const reason =
@@ -251,11 +250,9 @@ export class AppDisk {
   }
 
   private async setReason(siteId: string, containerId: string, reason: string | null): Promise<void> {
-    await this.store.modify(siteId, (project) => {
-      const deployment: DeploymentRecord | null = project.deployment;
-      if (deployment?.container?.id !== containerId) return project;
-      return { ...project, deployment: { ...deployment, stopped_reason: reason, updated_at: this.now() } };
-    });
+    await this.deployments.update(siteId, (deployment) =>
+      deployment.container?.id === containerId ? { ...deployment, stopped_reason: reason, updated_at: this.now() } : deployment,
+    );
   }
 
   private now(): string {

@@ -6,7 +6,6 @@ import { conflict, RepositeError } from "../errors.js";
 import { JobsService, type RunningJob } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "../ports/language-model.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppAccess, type ProjectWithApp } from "./app-access.js";
@@ -14,6 +13,7 @@ import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import type { DeployRunRecord } from "./deploy-run.js";
 import { DeployRunStore } from "./deploy-run-store.js";
+import { DeploymentStore } from "./deployment-store.js";
 import type { DeploymentRecord, DeploymentView } from "./deployment-record.js";
 import { askModelForDockerfile } from "./fix/ask-model.js";
 import { failingDockerfile, readSourceFacts, type FailingDockerfile } from "./fix/failing-dockerfile.js";
@@ -54,7 +54,7 @@ export class AppFixer {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(HostingService) private readonly hosting: HostingService,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(AppContainers) private readonly containers: AppContainers,
@@ -117,9 +117,7 @@ export class AppFixer {
     this.availability.runtime();
     await this.access.owned(ownerId, siteId);
     if (this.fixing.has(siteId)) throw conflict("A fix of this app is under way; wait for its job to end.", "fix_under_way");
-    await this.store.modify(siteId, (project) =>
-      project.deployment?.override ? { ...project, deployment: { ...project.deployment, override: null, updated_at: this.now() } } : project,
-    );
+    await this.deployments.update(siteId, (deployment) => (deployment.override ? { ...deployment, override: null, updated_at: this.now() } : deployment));
     return this.hosting.read(ownerId, siteId);
   }
 
@@ -222,18 +220,14 @@ export class AppFixer {
    * deploy started (or the app went) meanwhile.
    */
   private async stillFailed(siteId: string, runId: string): Promise<DeploymentRecord> {
-    const deployment = (await this.store.get(siteId))?.deployment;
+    const deployment = (await this.deployments.get(siteId));
     if (!deployment) throw conflict("The app was removed during the fix.", "fix_failed");
     if (deployment.run || deployment.last_run_id !== runId) throw conflict("Another deploy of this app started during the fix, so the fix stopped.", "fix_failed");
     return deployment;
   }
 
   private async keepOverride(siteId: string, dockerfile: string, runId: string): Promise<void> {
-    await this.store.modify(siteId, (project) =>
-      project.deployment
-        ? { ...project, deployment: { ...project.deployment, override: { dockerfile, run_id: runId, saved_at: this.now() }, updated_at: this.now() } }
-        : project,
-    );
+    await this.deployments.update(siteId, (deployment) => ({ ...deployment, override: { dockerfile, run_id: runId, saved_at: this.now() }, updated_at: this.now() }));
   }
 
 

@@ -3,7 +3,6 @@ import { inject, injectable } from "tsyringe";
 import { z } from "zod";
 import { conflict, unprocessable } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { AppAccess } from "./app-access.js";
@@ -12,6 +11,7 @@ import { AppContainers } from "./app-containers.js";
 import { AppDisk } from "./app-disk.js";
 import { toMetricsView, type MetricsView } from "./app-metrics.js";
 import type { AppContainer, DeploymentRecord, DeploymentView } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { HostingService } from "./hosting-service.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
@@ -33,7 +33,7 @@ export class AppOperations {
 
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(AppContainers) private readonly containers: AppContainers,
     @inject(AppDisk) private readonly disk: AppDisk,
     @inject(HostingService) private readonly hosting: HostingService,
@@ -94,7 +94,7 @@ export class AppOperations {
       });
     }
     await this.containers.withAppLock(siteId, async () => {
-      const deployment = (await this.store.get(siteId))?.deployment;
+      const deployment = (await this.deployments.get(siteId));
       if (!deployment?.container) throw notDeployed();
       if (!deployment.setup.volume_path) {
         throw conflict("The app has no data volume to empty: its setup has no volume_path.", "no_volume", { field: "volume_path" });

@@ -11,6 +11,7 @@ import { BuildQueue, type QueueEntry } from "./build-queue.js";
 import { isRunUnderWay, SERVER_STOPPED_REASON } from "./deploy-run.js";
 import { serverStoppedDiagnosis } from "./diagnosis/diagnose.js";
 import { DeployRunStore } from "./deploy-run-store.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { DeployPipeline } from "./deploy-pipeline.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
@@ -42,6 +43,7 @@ export class AppRecovery {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(BuildQueue) private readonly queue: BuildQueue,
     @inject(DeployPipeline) private readonly pipeline: DeployPipeline,
@@ -125,8 +127,8 @@ export class AppRecovery {
   private async endInterrupted(entry: QueueEntry): Promise<void> {
     const runtime = this.availability.runtime();
     const tag = imageTag(entry.site_id, entry.run_id);
-    const project = await this.store.get(entry.site_id);
-    const switched = project?.deployment?.container?.image === tag;
+    const saved = (await this.deployments.get(entry.site_id))?.container;
+    const switched = saved?.image === tag;
     const now = formatTimestamp(this.clock.now());
     const run = await this.runs.get(entry.site_id, entry.run_id);
     if (run?.job_id) await this.jobs.abandonOrphan(run.job_id);
@@ -140,17 +142,12 @@ export class AppRecovery {
     if (!switched) {
       // A container the run had started but not switched to (its replica died meanwhile).
       for (const left of await runtime.listContainers({ ...allAppsLabels(this.settings.labels), [LABEL_RUN]: entry.run_id }).catch(() => [])) {
-        if (left.id !== project?.deployment?.container?.id) await runtime.removeContainer(left.id).catch(() => undefined);
+        if (left.id !== saved?.id) await runtime.removeContainer(left.id).catch(() => undefined);
       }
       await runtime.removeImage(tag).catch(() => undefined);
     }
-    await this.store.modify(entry.site_id, (record) =>
-      record.deployment?.run?.run_id === entry.run_id
-        ? {
-            ...record,
-            deployment: { ...record.deployment, run: null, status: record.deployment.container ? record.deployment.status : "failed", updated_at: now },
-          }
-        : record,
+    await this.deployments.update(entry.site_id, (record) =>
+      record.run?.run_id === entry.run_id ? { ...record, run: null, status: record.container ? record.status : "failed", updated_at: now } : record,
     );
   }
 
@@ -166,32 +163,29 @@ export class AppRecovery {
     const othersRuns = await this.queue.runsOfOthers();
     let running = 0;
     for (const [siteId, found] of bySite) {
-      const project = await this.store.get(siteId);
       // Not a project of this server's storage: another server's app on the same engine. Left alone.
-      if (!project) continue;
-      const saved = project.deployment?.container ?? null;
+      if (!(await this.store.get(siteId))) continue;
+      const deployment = await this.deployments.get(siteId);
+      const saved = deployment?.container ?? null;
       for (const leftover of found.filter((summary) => summary.id !== saved?.id && !othersRuns.has(summary.labels[LABEL_RUN] ?? ""))) await runtime.removeContainer(leftover.id);
       const current = found.find((summary) => summary.id === saved?.id);
-      if (!project.deployment || !saved) continue;
+      if (!deployment || !saved) continue;
       const now = formatTimestamp(this.clock.now());
-      const updated = await this.store.modify(siteId, (record) => {
-        const deployment = record.deployment;
-        if (!deployment?.container || deployment.container.id !== saved.id || deployment.status !== "running") return record;
+      const updated = await this.deployments.update(siteId, (record) => {
+        if (!record.container || record.container.id !== saved.id || record.status !== "running") return record;
         if (current?.running && current.hostPort) {
           // The engine may publish the port anew after it restarted.
-          return current.hostPort === deployment.container.port
-            ? record
-            : { ...record, deployment: { ...deployment, container: { ...deployment.container, port: current.hostPort }, updated_at: now } };
+          return current.hostPort === record.container.port ? record : { ...record, container: { ...record.container, port: current.hostPort }, updated_at: now };
         }
-        return { ...record, deployment: { ...deployment, status: "failed", updated_at: now } };
+        return { ...record, status: "failed", updated_at: now };
       });
-      if (!updated?.deployment) continue;
-      if (updated.deployment.status === "failed" && project.deployment.status === "running") {
+      if (!updated) continue;
+      if (updated.status === "failed" && deployment.status === "running") {
         const state = await runtime.inspectContainer(saved.id);
-        if (state?.oomKilled) await this.store.modify(siteId, (record) => (record.deployment ? { ...record, deployment: { ...record.deployment, last_exit_oom: true } } : record));
+        if (state?.oomKilled) await this.deployments.update(siteId, (record) => ({ ...record, last_exit_oom: true }));
       }
-      this.containers.publish(siteId, updated.deployment);
-      if (updated.deployment.status === "running") running += 1;
+      this.containers.publish(siteId, updated);
+      if (updated.status === "running") running += 1;
     }
     return running;
   }

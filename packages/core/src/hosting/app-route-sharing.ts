@@ -1,6 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import { EVENTS, type EventBus } from "../ports/events.js";
-import { ProjectStore } from "../projects/project-store.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { routeOf } from "./app-containers.js";
 import { AppRoutes } from "./app-routes.js";
 import { ReplicaIdentity } from "./replica-identity.js";
@@ -27,7 +27,7 @@ export class AppRouteSharing {
 
   constructor(
     @inject(EVENTS) private readonly events: EventBus,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(AppRoutes) private readonly routes: AppRoutes,
     @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
   ) {
@@ -45,7 +45,7 @@ export class AppRouteSharing {
   private follow(siteId: string, removed: boolean): void {
     const next = (this.reading.get(siteId) ?? Promise.resolve())
       .then(async () => {
-        const deployment = removed ? null : (await this.store.get(siteId))?.deployment;
+        const deployment = removed ? null : (await this.deployments.get(siteId));
         if (deployment) this.routes.set(siteId, routeOf(deployment));
         else this.routes.delete(siteId);
       })

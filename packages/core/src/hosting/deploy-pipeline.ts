@@ -19,6 +19,7 @@ import { buildContext, contextOf, readArchiveFacts, spoolArchive } from "./build
 import { BuildQueue } from "./build-queue.js";
 import { SERVER_STOPPED_REASON, type DeployRunRecord, type RunStatus } from "./deploy-run.js";
 import { DeployRunStore } from "./deploy-run-store.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { BuildLogKeeper } from "./diagnosis/build-log-keeper.js";
 import { diagnoseRun, maskDiagnosis, type RunStage } from "./diagnosis/diagnose.js";
 import { hideHostPaths } from "./diagnosis/host-paths.js";
@@ -67,6 +68,7 @@ export class DeployPipeline {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
     @inject(BuildQueue) private readonly queue: BuildQueue,
     @inject(AppContainers) private readonly containers: AppContainers,
@@ -195,7 +197,7 @@ export class DeployPipeline {
         await this.containers.withAppLock(siteId, async () => {
           throwIfAborted(signal);
           // Read again under the lock: the env may have changed while the image was built.
-          const current = (await this.store.get(siteId))?.deployment;
+          const current = (await this.deployments.get(siteId));
           if (!current) throw new RunFailure("The app was removed during the run.");
           const currentEnv = await this.containers.openEnv(siteId, current);
           addSecrets(currentEnv);
@@ -243,27 +245,24 @@ export class DeployPipeline {
 
   /** The run leaves the queue: `building`, shown on the deployment too. */
   private async begin(siteId: string, runId: string): Promise<{ project: ProjectRecord; deployment: DeploymentRecord; run: DeployRunRecord }> {
-    // Two records, written side by side.
-    const [run, project] = await Promise.all([
+    // Three records (the project only read), side by side.
+    const [run, deployment, project] = await Promise.all([
       this.runs.modify(siteId, runId, (record) => ({ ...record, status: "building", started_at: this.now() })),
-      this.store.modify(siteId, (record) =>
-        record.deployment ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status: "building" }, updated_at: this.now() } } : record,
-      ),
+      this.deployments.update(siteId, (record) => ({ ...record, run: { run_id: runId, status: "building" }, updated_at: this.now() })),
+      this.store.get(siteId),
     ]);
     if (!run) throw new RunFailure("The run was removed before its turn came.");
-    if (!project?.deployment) throw new RunFailure("The app was removed before its turn came.");
-    this.containers.publish(siteId, project.deployment);
-    return { project, deployment: project.deployment, run };
+    if (!deployment || !project) throw new RunFailure("The app was removed before its turn came.");
+    this.containers.publish(siteId, deployment);
+    return { project, deployment, run };
   }
 
   private async setRunStatus(siteId: string, runId: string, status: RunStatus): Promise<void> {
-    const [, project] = await Promise.all([
+    const [, deployment] = await Promise.all([
       this.runs.modify(siteId, runId, (run) => ({ ...run, status })),
-      this.store.modify(siteId, (record) =>
-        record.deployment?.run?.run_id === runId ? { ...record, deployment: { ...record.deployment, run: { run_id: runId, status } } } : record,
-      ),
+      this.deployments.update(siteId, (record) => (record.run?.run_id === runId ? { ...record, run: { run_id: runId, status } } : record)),
     ]);
-    if (project?.deployment) this.containers.publish(siteId, project.deployment);
+    if (deployment) this.containers.publish(siteId, deployment);
   }
 
   private async build(
@@ -308,22 +307,18 @@ export class DeployPipeline {
   private async end(siteId: string, runId: string, log: RunLog, outcome: Pick<DeployRunRecord, "status" | "reason" | "exit_oom" | "diagnosis">): Promise<void> {
     const tail = log.finish();
     await this.runs.modify(siteId, runId, (run) => ({ ...run, ...outcome, finished_at: this.now(), log_lines: log.lines, log_tail: tail }));
-    const project = await this.store.modify(siteId, (record) => {
-      const deployment = record.deployment;
-      if (!deployment || deployment.run?.run_id !== runId) return record;
+    const updated = await this.deployments.update(siteId, (deployment) => {
+      if (deployment.run?.run_id !== runId) return deployment;
       const failed = outcome.status === "failed";
       return {
-        ...record,
-        deployment: {
-          ...deployment,
-          run: null,
-          status: failed && !deployment.container ? "failed" : deployment.status,
-          last_exit_oom: failed && outcome.exit_oom ? true : deployment.last_exit_oom,
-          updated_at: this.now(),
-        },
+        ...deployment,
+        run: null,
+        status: failed && !deployment.container ? "failed" : deployment.status,
+        last_exit_oom: failed && outcome.exit_oom ? true : deployment.last_exit_oom,
+        updated_at: this.now(),
       };
     });
-    if (project?.deployment) this.containers.publish(siteId, project.deployment);
+    if (updated) this.containers.publish(siteId, updated);
   }
 
   /** What went wrong, for a person, from what the run knew where it failed; masked like the reason. */

@@ -27,9 +27,9 @@ export interface AppOperationRecord extends AppOperationView {
 }
 
 /**
- * A project's app, stored on the project record (`deployment`), so the project list reads its
- * state with the project and a status change is one atomic write. Changed only through
- * `ProjectStore.modify`, under the project's lock.
+ * A project's app, in a record of its own (`deployments:<site_id>`, `DeploymentStore`), so a
+ * deploy and a project write (a rename, a generation) never wait on one lock. Changed only
+ * through `DeploymentStore.modify`, under the app's lock.
  */
 export interface DeploymentRecord {
   /**

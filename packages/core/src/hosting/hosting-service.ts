@@ -5,8 +5,6 @@ import { conflict, notFound, unprocessable } from "../errors.js";
 import { JobsService } from "../jobs/jobs-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
-import type { ProjectRecord } from "../projects/project.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { PublishingService } from "../sites/publishing-service.js";
 import { isWellFormedId } from "../util/record-ids.js";
@@ -23,6 +21,7 @@ import { BuildQueue } from "./build-queue.js";
 import { toRunDetailView, toRunView, type DeployRunRecord, type RunDetailView, type RunView } from "./deploy-run.js";
 import { DeployRunStore } from "./deploy-run-store.js";
 import { DeployPipeline } from "./deploy-pipeline.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { envInputSchema, maskedEnv, MAX_ENV_KEYS, type EnvView } from "./deployment-env.js";
 import { envContext, toDeploymentView, type DeploymentRecord, type DeploymentView } from "./deployment-record.js";
 import { DEFAULT_SETUP, setupInputSchema, type DeploymentSetup } from "./deployment-setup.js";
@@ -51,7 +50,7 @@ export class HostingService {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(ProjectsService) private readonly projects: ProjectsService,
-    @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(PublishingService) private readonly publishing: PublishingService,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(DeployRunStore) private readonly runs: DeployRunStore,
@@ -87,20 +86,19 @@ export class HostingService {
     await this.access.assertMayHost(ownerId, siteId);
     const slug = await this.publishing.ensureSlug(ownerId, siteId);
     let created = false;
-    const updated = await this.store.modify(siteId, (project) => {
+    const updated = await this.deployments.modify(siteId, (existing) => {
       const now = this.now();
-      const existing = project.deployment;
       const setup: DeploymentSetup = { ...DEFAULT_SETUP, ...existing?.setup };
       for (const [field, value] of Object.entries(changes)) if (value !== undefined) (setup as unknown as Record<string, unknown>)[field] = value;
       if (setup.build_mode === "bare" && !setup.base_image) {
         throw unprocessable("A bare box needs base_image: one of the five the API lists.", "base_image_required", { field: "base_image" });
       }
       created = existing === null;
-      const deployment: DeploymentRecord = existing
+      return existing
         ? { ...existing, setup, updated_at: now }
         : {
             status: "configured",
-            url: `${siteUrl(this.config, project.slug ?? slug)}/app/`,
+            url: `${siteUrl(this.config, slug)}/app/`,
             setup,
             env: {},
             container: null,
@@ -111,12 +109,11 @@ export class HostingService {
             stopped_reason: null,
             created_at: now,
             updated_at: now,
-          };
-      return { ...project, deployment, updated_at: now };
+          } satisfies DeploymentRecord;
     });
-    if (!updated?.deployment) throw notFound("Project not found.");
-    if (created) this.containers.publish(siteId, updated.deployment);
-    return { created, deployment: await this.view(updated) };
+    if (!updated) throw notFound("Project not found.");
+    if (created) this.containers.publish(siteId, updated);
+    return { created, deployment: await this.view(siteId, updated, slug) };
   }
 
   /**
@@ -126,7 +123,7 @@ export class HostingService {
   async read(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
     const project = await this.access.owned(ownerId, siteId);
-    return this.view(await this.checkAlive(project));
+    return this.view(siteId, await this.checkAlive(project), project.slug);
   }
 
   /** `GET …/deployment/env`: the names, every value masked. */
@@ -152,9 +149,8 @@ export class HostingService {
         Object.entries(env).map(async ([key, value]) => [key, value === null ? null : await this.secrets.seal(value, envContext(siteId, key))] as const),
       ),
     );
-    const updated = await this.store.modify(siteId, (project) => {
-      if (!project.deployment) return project;
-      const next = { ...project.deployment.env };
+    const updated = await this.deployments.update(siteId, (deployment) => {
+      const next = { ...deployment.env };
       for (const [key, value] of Object.entries(sealed)) {
         if (value === null) delete next[key];
         else next[key] = value;
@@ -162,12 +158,12 @@ export class HostingService {
       if (Object.keys(next).length > MAX_ENV_KEYS) {
         throw unprocessable(`An app has at most ${MAX_ENV_KEYS} env values.`, "invalid_request", { field: "env" });
       }
-      return { ...project, deployment: { ...project.deployment, env: next, updated_at: this.now() } };
+      return { ...deployment, env: next, updated_at: this.now() };
     });
-    if (!updated?.deployment) throw notFound("Project not found.");
+    if (!updated) throw notFound("Project not found.");
     // Its health check may take a minute: longer than a client waits for an answer.
-    if (updated.deployment.status === "running" && updated.deployment.container) await this.changes.begin(siteId, "env_restart");
-    return maskedEnv(Object.keys(updated.deployment.env));
+    if (updated.status === "running" && updated.container) await this.changes.begin(siteId, "env_restart");
+    return maskedEnv(Object.keys(updated.env));
   }
 
   /**
@@ -216,11 +212,7 @@ export class HostingService {
         log_tail: [],
       };
       await this.runs.insert(run);
-      await this.store.modify(siteId, (project) =>
-        project.deployment
-          ? { ...project, deployment: { ...project.deployment, run: { run_id: runId, status: "queued" }, last_run_id: runId, updated_at: this.now() } }
-          : project,
-      );
+      await this.deployments.update(siteId, (record) => ({ ...record, run: { run_id: runId, status: "queued" }, last_run_id: runId, updated_at: this.now() }));
       return { job_id: job.job_id, run_id: runId };
     });
   }
@@ -251,7 +243,7 @@ export class HostingService {
     await this.access.owned(ownerId, siteId);
     await this.access.assertMayHost(ownerId, siteId);
     await this.replaceContainer(siteId);
-    return this.view(await this.projects.getOwned(ownerId, siteId));
+    return this.currentView(ownerId, siteId);
   }
 
   /**
@@ -260,14 +252,14 @@ export class HostingService {
    */
   async start(ownerId: string, siteId: string): Promise<DeploymentView> {
     this.availability.runtime();
-    const project = await this.checkAlive(await this.access.owned(ownerId, siteId));
+    const deployment = await this.checkAlive(await this.access.owned(ownerId, siteId));
     await this.access.assertMayHost(ownerId, siteId);
-    if (project.deployment?.status !== "running") {
+    if (deployment.status !== "running") {
       // An app whose data volume alone fills its disk would only be stopped again.
       await this.disk.assertRoom(siteId);
       await this.replaceContainer(siteId);
     }
-    return this.view(await this.projects.getOwned(ownerId, siteId));
+    return this.currentView(ownerId, siteId);
   }
 
   /** `POST …/deployment/stop`: the container stops (SIGTERM, then SIGKILL) and `/app/` shows the app stopped. Always allowed. */
@@ -275,7 +267,7 @@ export class HostingService {
     this.availability.runtime();
     await this.access.owned(ownerId, siteId);
     await this.containers.withAppLock(siteId, () => this.containers.stop(siteId));
-    return this.view(await this.projects.getOwned(ownerId, siteId));
+    return this.currentView(ownerId, siteId);
   }
 
   /**
@@ -309,15 +301,15 @@ export class HostingService {
     }
     const runs = await this.runs.list(siteId);
     await this.containers.withAppLock(siteId, async () => {
-      const project = await this.store.get(siteId);
-      if (this.availability.on && (project?.deployment || runs.length > 0)) {
+      const deployment = await this.deployments.get(siteId);
+      if (this.availability.on && (deployment || runs.length > 0)) {
         const images = [
-          ...(project?.deployment?.container ? [project.deployment.container.image] : []),
+          ...(deployment?.container ? [deployment.container.image] : []),
           ...runs.map((run) => run.image ?? imageTag(siteId, run.run_id)),
         ];
         await this.containers.removeAll(siteId, images);
       }
-      if (project?.deployment) await this.store.modify(siteId, (record) => ({ ...record, deployment: null, updated_at: this.now() }));
+      if (deployment) await this.deployments.remove(siteId);
     });
     await this.runs.purge(siteId);
   }
@@ -343,7 +335,7 @@ export class HostingService {
   /** A new container for a running, stopped or failed app, from its current image; traffic switches once it answers. */
   private async replaceContainer(siteId: string): Promise<void> {
     await this.containers.withAppLock(siteId, async () => {
-      const deployment = (await this.store.get(siteId))?.deployment;
+      const deployment = await this.deployments.get(siteId);
       if (!deployment?.container) throw conflict("The app has not been deployed yet: deploy it first (POST …/deployment/deploy).", "not_deployed");
       await this.containers.relaunch(siteId, deployment, deployment.container);
     });
@@ -351,28 +343,33 @@ export class HostingService {
 
   /**
    * A `running` app whose container is not running any more is saved `failed` (with
-   * `last_exit_oom`), and the proxy told; answers the project as it is then.
+   * `last_exit_oom`), and the proxy told; answers the app as it is then.
    */
-  private async checkAlive(project: ProjectWithApp): Promise<ProjectWithApp> {
-    const { deployment } = project;
-    if (deployment.status !== "running" || !deployment.container) return project;
+  private async checkAlive({ id, deployment }: ProjectWithApp): Promise<DeploymentRecord> {
+    if (deployment.status !== "running" || !deployment.container) return deployment;
     const state = await this.availability.runtime().inspectContainer(deployment.container.id);
-    if (state?.running) return project;
+    if (state?.running) return deployment;
     const containerId = deployment.container.id;
-    const updated = await this.store.modify(project.id, (record) =>
-      record.deployment?.status === "running" && record.deployment.container?.id === containerId
-        ? { ...record, deployment: { ...record.deployment, status: "failed", last_exit_oom: state?.oomKilled ?? false, updated_at: this.now() } }
+    const updated = await this.deployments.update(id, (record) =>
+      record.status === "running" && record.container?.id === containerId
+        ? { ...record, status: "failed", last_exit_oom: state?.oomKilled ?? false, updated_at: this.now() }
         : record,
     );
-    if (!updated?.deployment) throw notFound("Project not found.");
-    this.containers.publish(project.id, updated.deployment);
-    return updated as ProjectWithApp;
+    if (!updated) throw notFound("Project not found.");
+    this.containers.publish(id, updated);
+    return updated;
   }
 
-  private async view(project: ProjectRecord): Promise<DeploymentView> {
-    if (!project.deployment) throw notFound("Project not found.");
-    const last = project.deployment.last_run_id ? await this.runs.get(project.id, project.deployment.last_run_id) : null;
-    return toDeploymentView(project.slug, project.deployment, last);
+  /** The deployment read of the caller's app as it is now. */
+  private async currentView(ownerId: string, siteId: string): Promise<DeploymentView> {
+    const project = await this.access.owned(ownerId, siteId);
+    return this.view(siteId, project.deployment, project.slug);
+  }
+
+  /** `slug` is the project's (the app's record does not keep it). */
+  private async view(siteId: string, deployment: DeploymentRecord, slug: string | null): Promise<DeploymentView> {
+    const last = deployment.last_run_id ? await this.runs.get(siteId, deployment.last_run_id) : null;
+    return toDeploymentView(slug, deployment, last);
   }
 
   private now(): string {

@@ -1,5 +1,4 @@
 import { COLOR_MODES, type DeploymentSummary, type Project, type ProjectDetail, type Wizard } from "@reposite/contract";
-import type { DeploymentRecord } from "../hosting/deployment-record.js";
 
 export type ProjectType = "saas" | "website" | "landing";
 export type PageKind = "template" | "about" | "faq" | "auth";
@@ -22,7 +21,11 @@ export interface ProjectRepository {
   topics: string[];
 }
 
-/** What is stored for a project. */
+/**
+ * What is stored for a project (`projects:<site_id>`): its own fields. Its hosted app is hosting's
+ * record (`DeploymentStore`, `deployments:<site_id>`); records from before the split are moved
+ * there once (`ProjectRecordsSplit`).
+ */
 export interface ProjectRecord {
   id: string;
   owner_id: string;
@@ -46,8 +49,6 @@ export interface ProjectRecord {
   wizard: Wizard | null;
   /** The current version of each page that has one. */
   current_pages: Partial<Record<PageKind, string>>;
-  /** The hosted app: setup, sealed env, state and container (see `DeploymentRecord`); null until set up. */
-  deployment: DeploymentRecord | null;
   visits: number;
 }
 

@@ -2,7 +2,8 @@ import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { notFound, unprocessable } from "../errors.js";
-import { shownStatus } from "../hosting/deployment-record.js";
+import { shownStatus, type DeploymentRecord } from "../hosting/deployment-record.js";
+import { DeploymentStore } from "../hosting/deployment-store.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { authRedirectRefusal } from "../members/auth-redirect-rule.js";
@@ -11,10 +12,11 @@ import { PublishedSiteStore } from "../sites/published-site-store.js";
 import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
+import type { DeploymentStatus } from "./deployment.js";
 import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
 import { createProjectSchema, updateProjectSchema, type CreateProjectInput, type UpdateProjectInput } from "./project-input.js";
 import { LogoFetcher } from "./logo-fetcher.js";
-import { ProjectStore } from "./project-store.js";
+import { ProjectStore, type ProjectSummary } from "./project-store.js";
 
 @injectable()
 export class ProjectsService {
@@ -26,6 +28,7 @@ export class ProjectsService {
     @inject(CONFIG) private readonly config: RepositeConfig,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
   ) {}
 
   /** A new project from a repository link; the design is picked from the repository when not given. */
@@ -61,11 +64,10 @@ export class ProjectsService {
       auth_redirect_to_app: false,
       wizard: null,
       current_pages: {},
-      deployment: null,
       visits: 0,
     };
     await this.store.insert(project);
-    return this.detailView(project);
+    return this.detailView(project, null);
   }
 
   /** The caller's project, or `404` when it is missing or someone else's (no difference is shown). */
@@ -76,13 +78,16 @@ export class ProjectsService {
   }
 
   async get(ownerId: string, id: string): Promise<ProjectDetailView> {
-    return this.detailView(await this.getOwned(ownerId, id));
+    const project = await this.getOwned(ownerId, id);
+    return this.detailView(project, await this.deployments.get(id));
   }
 
   /** The caller's projects, newest first (the owner index keeps creation order, finer than timestamps). */
   async list(ownerId: string): Promise<ProjectView[]> {
-    const projects = await this.store.listByOwner(ownerId);
-    return projects.reverse().map((project) => this.view(project));
+    // From memory once read (the projects', and hosting's status of each app), until one changes.
+    const projects = await this.store.summariesByOwner(ownerId);
+    const statuses = await Promise.all(projects.map((project) => this.deployments.status(project.id)));
+    return projects.map((project, index) => this.view(project, statuses[index] ?? null)).reverse();
   }
 
   async update(ownerId: string, id: string, input: UpdateProjectInput): Promise<ProjectDetailView> {
@@ -94,13 +99,13 @@ export class ProjectsService {
     const updated = await this.store.modify(id, async (project) => {
       if (changes.auth_redirect_to_app === true && !project.auth_redirect_to_app) {
         const published = project.slug ? await this.published.get(project.slug) : null;
-        const refusal = authRedirectRefusal(project, published);
+        const refusal = authRedirectRefusal({ ...project, deployment: await this.deployments.get(id) }, published);
         if (refusal) throw refusal;
       }
       return { ...project, ...changes, ...logo, updated_at: formatTimestamp(this.clock.now()) };
     });
     if (!updated) throw notFound("Project not found.");
-    return this.detailView(updated);
+    return this.detailView(updated, await this.deployments.get(id));
   }
 
   /**
@@ -121,7 +126,7 @@ export class ProjectsService {
     return { logo_image: await this.logos.fetchAsDataUrl(logoUrl) };
   }
 
-  private view(project: ProjectRecord): ProjectView {
+  private view(project: ProjectSummary, appStatus: DeploymentStatus | null): ProjectView {
     return {
       id: project.id,
       slug: project.slug,
@@ -138,15 +143,14 @@ export class ProjectsService {
       created_at: project.created_at,
       updated_at: project.updated_at,
       visits: project.visits,
-      app_status: project.deployment ? shownStatus(project.deployment) : null,
+      app_status: appStatus,
     };
   }
 
-  private detailView(project: ProjectRecord): ProjectDetailView {
+  private detailView(project: ProjectRecord, deployment: DeploymentRecord | null): ProjectDetailView {
     // The spec shows a landing page's plan as null: it is one page, with nothing to list.
     const wizard = project.wizard?.mode === "landing" ? null : project.wizard;
-    const { deployment } = project;
-    return { ...this.view(project), wizard, deployment: deployment ? { status: shownStatus(deployment), url: deployment.url } : null };
+    return { ...this.view(project, deployment ? shownStatus(deployment) : null), wizard, deployment: deployment ? { status: shownStatus(deployment), url: deployment.url } : null };
   }
 }
 

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { repoCheckQuerySchema } from "@reposite/contract";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
+import { DeploymentStore } from "../hosting/deployment-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
 import { parseInput } from "../util/validation.js";
@@ -16,6 +17,7 @@ export class RepoCheckService {
     @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
     @inject(CONFIG) private readonly config: RepositeConfig,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
   ) {}
 
   async check(ownerId: string, siteId: string, input: { ref?: string; path?: string; root_dir?: string } = {}): Promise<RepoCheckResult> {
@@ -25,7 +27,7 @@ export class RepoCheckService {
     const tree = await sourceTreeFromArchive(archive);
     const slug = project.slug ?? tentativeSlug(project.name);
     // The setup's root_dir unless the query names one: the check answers for the app that would be built.
-    const folder = rootDir ?? project.deployment?.setup.root_dir ?? undefined;
+    const folder = rootDir ?? (await this.deployments.get(siteId))?.setup.root_dir ?? undefined;
     return this.checkTree(tree, { askedPath: path?.replace(/^\.?\//, "") ?? "Dockerfile", appUrl: `${siteUrl(this.config, slug)}/app/`, ...(folder ? { rootDir: folder } : {}) });
   }
 

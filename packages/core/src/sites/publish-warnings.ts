@@ -1,4 +1,5 @@
 import type { PublishWarning } from "@reposite/contract";
+import type { DeploymentRecord } from "../hosting/deployment-record.js";
 import type { ProjectRecord } from "../projects/project.js";
 
 /**
@@ -6,9 +7,9 @@ import type { ProjectRecord } from "../projects/project.js";
  * published all the same). A `saas` site's main button leads to `/app/` (`createContext` in
  * rendering), which is empty until an app has run there once.
  */
-export function publishWarnings(project: ProjectRecord): PublishWarning[] {
+export function publishWarnings(project: Pick<ProjectRecord, "wizard">, deployment: Pick<DeploymentRecord, "container"> | null): PublishWarning[] {
   const warnings: PublishWarning[] = [];
-  if (project.wizard?.mode === "saas" && !project.deployment?.container) {
+  if (project.wizard?.mode === "saas" && !deployment?.container) {
     warnings.push({
       code: "app_not_deployed",
       message:

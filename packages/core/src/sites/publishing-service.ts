@@ -5,6 +5,7 @@ import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import type { Design } from "../designs/design.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { conflict, notFound, unprocessable } from "../errors.js";
+import { DeploymentStore } from "../hosting/deployment-store.js";
 import { PAGE_KINDS, type PageVersionRecord } from "../pages/page-version.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
@@ -67,6 +68,7 @@ export class PublishingService {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(EVENTS) private readonly events: EventBus,
     @inject(SiteImages) private readonly images: SiteImages,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(SEARCH_NOTIFIER, { isOptional: true }) private readonly notifier?: SearchNotifier,
   ) {}
 
@@ -181,7 +183,7 @@ export class PublishingService {
       };
       await this.save(site, previous, [preview]);
       this.notifySearch(site, changedPages(site, previous));
-      return { url, pages, warnings: publishWarnings(project) };
+      return { url, pages, warnings: publishWarnings(project, await this.deployments.get(project.id)) };
     });
   }
 
@@ -217,7 +219,7 @@ export class PublishingService {
       const site: PublishedSite = { ...previous, color_mode: look.colorMode, pages, files, published_at: iso(now), revision: previous.revision + 1 };
       await this.save(site, previous);
       this.notifySearch(site, changedPages(site, previous));
-      return { url: site.url, pages, warnings: publishWarnings(project) };
+      return { url: site.url, pages, warnings: publishWarnings(project, await this.deployments.get(project.id)) };
     });
   }
 
@@ -283,11 +285,6 @@ export class PublishingService {
       ...record,
       slug,
       updated_at: formatTimestamp(this.clock.now()),
-      // The hosted app answers under the site's address, so its address moves along.
-      deployment:
-        record.deployment && oldUrl && record.deployment.url.startsWith(`${oldUrl}/`)
-          ? { ...record.deployment, url: newUrl + record.deployment.url.slice(oldUrl.length) }
-          : record.deployment,
     });
     let updated: ProjectRecord | null | undefined;
     const claimed = await this.sites.claim(slug, project.id, (holder) => this.isStaleClaim(slug, holder), async (writeClaim) => {
@@ -300,6 +297,8 @@ export class PublishingService {
       await this.sites.release(slug, project.id);
       throw notFound("Project not found.");
     }
+    // The hosted app answers under the site's address, so its address moves along (hosting's record).
+    await this.deployments.followAddress(project.id, oldUrl, newUrl);
     return updated;
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppDisk, AppLimits, PurchaseStore } from "../../src/index.js";
+import { AppDisk, AppLimits, DeploymentStore, PurchaseStore } from "../../src/index.js";
 import { startHostingHarness } from "../hosting/hosting-harness.js";
 import { startBillingHarness, type BillingHarness } from "./billing-helpers.js";
 import { AppChanges } from "../../src/hosting/app-changes.js";
@@ -104,7 +104,7 @@ describe("entitlements follow purchases", () => {
     await h.buy(owner, "embed", { site_id: site });
     await h.deploy(owner, site);
     const runtime = h.runtime!;
-    const memoryOf = async () => (await runtime.stats!((await h.reposite.projects.getOwned(owner, site)).deployment!.container!.id)).memoryLimitBytes / MB;
+    const memoryOf = async () => (await runtime.stats!((await h.reposite.container.resolve(DeploymentStore).get(site))!.container!.id)).memoryLimitBytes / MB;
     expect(await memoryOf()).toBe(512);
 
     const memory = await h.reposite.billing.checkout(owner, "memory", { site_id: site, units: 2 });

@@ -27,7 +27,6 @@ function project(id: string, slug: string, changes: Partial<ProjectRecord> = {})
     auth_redirect_to_app: false,
     wizard: { mode: "saas", pages: [], community: false },
     current_pages: {},
-    deployment: null,
     visits: 0,
     ...changes,
   };

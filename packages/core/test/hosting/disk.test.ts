@@ -1,6 +1,6 @@
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ProjectStore } from "../../src/index.js";
+import { DeploymentStore } from "../../src/index.js";
 import { AppDisk } from "../../src/hosting/app-disk.js";
 import { eventually, get, startHostingHarness, type HostingHarness } from "./hosting-harness.js";
 
@@ -11,7 +11,7 @@ const MB = 1024 * 1024;
 describe("the disk limit, measured after deploys and periodically", () => {
   let h: HostingHarness;
   let owner: string;
-  const container = async (site: string) => (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+  const container = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
   const slugOf = async (site: string) => (await h.reposite.hosting.read(owner, site)).slug!;
   /** The deployment read once the service has stopped the app. */
   const stoppedRead = async (site: string) => {
@@ -149,8 +149,8 @@ describe("the periodic check", () => {
       await h.deploy(owner, running);
       await h.deploy(owner, stopped);
       await h.reposite.hosting.stop(owner, stopped);
-      const store = h.reposite.container.resolve(ProjectStore);
-      const [runningId, stoppedId] = [(await store.get(running))!.deployment!.container!.id, (await store.get(stopped))!.deployment!.container!.id];
+      const store = h.reposite.container.resolve(DeploymentStore);
+      const [runningId, stoppedId] = [(await store.get(running))!.container!.id, (await store.get(stopped))!.container!.id];
       measured.length = 0;
       await h.reposite.hosting.recover();
       // Asked again (mid-check or not), it still runs one chain of checks.

@@ -2,7 +2,7 @@ import { createMemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeployRunStore } from "../../src/hosting/deploy-run-store.js";
 import { FIX_SYSTEM_PROMPT } from "../../src/hosting/fix/fix-prompt.js";
-import { ProjectStore, RepositeError, type Diagnosis, type LanguageModel, type TextStreamRequest } from "../../src/index.js";
+import { DeploymentStore, type Diagnosis, type LanguageModel, RepositeError, type TextStreamRequest } from "../../src/index.js";
 import { startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 
 const SECRET = "sk_live_abcdef123";
@@ -105,7 +105,7 @@ describe("the fix with a language model (memory runtime)", () => {
     ]);
     const read = await h.reposite.hosting.read(owner, site);
     expect(read).toMatchObject({ status: "running", override: true, last_run: { run_id: runs[0]!.run_id, status: "done" } });
-    const kept = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.override;
+    const kept = (await h.reposite.container.resolve(DeploymentStore).get(site))!.override;
     expect(kept).toEqual({ dockerfile: GOOD, run_id: runs[0]!.run_id, saved_at: expect.any(String) });
 
     // A plain deploy builds the kept Dockerfile; the repository's is never read for it.
@@ -143,7 +143,7 @@ describe("the fix with a language model (memory runtime)", () => {
     expect(second).not.toContain("RUN exit 3");
     expect(second).toContain("exit code 4");
     expect(second).toMatch(/Earlier attempts of this fix[^\n]*\n- attempt 1 \(the model's Dockerfile\) failed/);
-    expect((await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.override).toMatchObject({ dockerfile: GOOD, run_id: runs[0]!.run_id });
+    expect((await h.reposite.container.resolve(DeploymentStore).get(site))!.override).toMatchObject({ dockerfile: GOOD, run_id: runs[0]!.run_id });
   });
 
   it("an answer without FROM is refused without a build; after three attempts the job fails fix_failed and nothing is kept", async () => {
@@ -305,7 +305,7 @@ describe("the fix without a model: the fixes the diagnosis knows (memory runtime
     expect(fixed).toMatchObject({ status: "done", dockerfile_source: "fix" });
     const dockerfile = `${WEB_APP.Dockerfile}ENV HOST=0.0.0.0 HOSTNAME=0.0.0.0\n`;
     expect((await storedRun(site, fixed!.run_id))!.dockerfile).toBe(dockerfile);
-    expect((await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.override).toMatchObject({ dockerfile, run_id: fixed!.run_id });
+    expect((await h.reposite.container.resolve(DeploymentStore).get(site))!.override).toMatchObject({ dockerfile, run_id: fixed!.run_id });
     expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", port: 3000, override: true });
   });
 

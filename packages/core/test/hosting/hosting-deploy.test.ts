@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createMemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { imageTag, networkName, ProjectStore, volumeName } from "../../src/index.js";
+import { DeploymentStore, imageTag, networkName, volumeName } from "../../src/index.js";
 import { eventually, get, startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 
 describe("a deploy", () => {
@@ -89,7 +89,7 @@ describe("a deploy", () => {
     const site = await h.project(owner);
     await h.deploy(owner, site, { dockerfile_path: "Dockerfile" });
     const before = h.reposite.appRoutes.get(site)!.target!;
-    const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
+    const oldId = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!.id;
     // Answers at once, exits 40 ms later: within the 100 ms the new container must stay up.
     files["dies.Dockerfile"] = "FROM node:22\n# reposite-test: run exit 3 after 40\n";
     await h.reposite.hosting.setup(owner, site, { dockerfile_path: "dies.Dockerfile" });
@@ -132,7 +132,7 @@ describe("a deploy", () => {
     const site = await h.project(owner);
     const { runId: firstRun } = await h.deploy(owner, site);
     const old = h.reposite.appRoutes.get(site)!.target!;
-    const oldId = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!.id;
+    const oldId = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!.id;
     const lease = h.reposite.appRoutes.acquire(site)!;
     await h.reposite.hosting.setup(owner, site, {});
     const started = await h.reposite.hosting.deploy(owner, site);
@@ -153,13 +153,13 @@ describe("a deploy", () => {
   it("stop, start and restart: stopped shows at /app/, start and restart make a new container from the same image", async () => {
     const site = await h.project(owner);
     const { runId } = await h.deploy(owner, site);
-    const first = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const first = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     expect(await h.reposite.hosting.stop(owner, site)).toMatchObject({ status: "stopped" });
     expect(h.reposite.appRoutes.get(site)).toEqual({ status: "stopped", target: null });
     expect((await h.runtime!.inspectContainer(first.id))?.running).toBe(false);
 
     expect(await h.reposite.hosting.start(owner, site)).toMatchObject({ status: "running" });
-    const second = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const second = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     expect(second.id).not.toBe(first.id);
     expect(second.image).toBe(imageTag(site, runId));
     // The old container goes after the answer, in the background.
@@ -167,7 +167,7 @@ describe("a deploy", () => {
     expect((await get(h.reposite.appRoutes.get(site)!.target!)).status).toBe(200);
 
     expect(await h.reposite.hosting.restart(owner, site)).toMatchObject({ status: "running" });
-    const third = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const third = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     expect(third.id).not.toBe(second.id);
     await eventually(async () => (await h.runtime!.inspectContainer(second.id)) === null);
     // The image stays: the new container runs it.
@@ -177,7 +177,7 @@ describe("a deploy", () => {
   it("a crashed app shows failed at the next read, with last_exit_oom when it ran out of memory", async () => {
     const site = await h.project(owner);
     await h.deploy(owner, site);
-    const container = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const container = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     await h.runtime!.exit(container.id, 137, { oomKilled: true });
     expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "failed", last_exit_oom: true });
     expect(h.reposite.appRoutes.get(site)).toEqual({ status: "failed", target: null });

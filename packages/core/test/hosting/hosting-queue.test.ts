@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUILDS_PER_DAY, ProjectStore } from "../../src/index.js";
+import { BUILDS_PER_DAY, DeploymentStore } from "../../src/index.js";
 import { eventually, startHostingHarness, WEB_APP } from "./hosting-harness.js";
 
 /** A build that takes `seconds`, for runs that must be seen under way. */
@@ -115,7 +115,7 @@ describe("the build queue", () => {
       await eventually(async () => (await h.reposite.hosting.read(owner, site)).last_run?.status === "failed");
       const deployment = await h.reposite.hosting.read(owner, site);
       expect(deployment).toMatchObject({ status: "failed", last_run: { reason: "The deploy was cancelled." } });
-      expect((await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.run).toBeNull();
+      expect((await h.reposite.container.resolve(DeploymentStore).get(site))!.run).toBeNull();
       await eventually(async () => (await h.reposite.hosting.deploy(owner, site).catch(() => null)) !== null);
     } finally {
       await h.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BARE_BASE_IMAGES, MASKED_VALUE, ProjectStore, STORAGE, type RecordStorage } from "../../src/index.js";
+import { BARE_BASE_IMAGES, DeploymentStore, MASKED_VALUE, type RecordStorage, STORAGE } from "../../src/index.js";
 import { get, startHostingHarness, type HostingHarness } from "./hosting-harness.js";
 import { AppChanges } from "../../src/hosting/app-changes.js";
 
@@ -165,9 +165,9 @@ describe("deployment env", () => {
     expect(await h.reposite.hosting.setEnv(owner, site, { env: { MODE: "staging", _X1: null } })).toEqual({ env: { API_KEY: MASKED_VALUE, MODE: MASKED_VALUE } });
     expect(await h.reposite.hosting.env(owner, site)).toEqual({ env: { API_KEY: MASKED_VALUE, MODE: MASKED_VALUE } });
     expect((await h.reposite.hosting.read(owner, site)).env_keys).toEqual(["API_KEY", "MODE"]);
-    // Nowhere in the stored project is the value in the clear.
+    // Nowhere in the stored app (hosting's record of the project) is the value in the clear.
     const storage = h.reposite.container.resolve<RecordStorage>(STORAGE);
-    const stored = JSON.stringify(await storage.getItem(`projects:${site}`));
+    const stored = JSON.stringify(await storage.getItem(`deployments:${site}`));
     expect(stored).toContain("API_KEY");
     expect(stored).not.toContain(SECRET);
     expect(stored).not.toContain("staging");
@@ -210,12 +210,12 @@ describe("deployment env", () => {
   it("answers at once, then restarts a running app with the new values (last_operation env_restart, under_way then done)", async () => {
     const site = await h.project(owner);
     await h.deploy(owner, site);
-    const before = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const before = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     await h.reposite.hosting.setEnv(owner, site, { env: { GREETING: "hello-there" } });
     expect((await h.reposite.hosting.read(owner, site)).last_operation).toMatchObject({ kind: "env_restart", status: "under_way", finished_at: null });
     await h.reposite.container.resolve(AppChanges).settled();
     expect((await h.reposite.hosting.read(owner, site)).last_operation).toMatchObject({ kind: "env_restart", status: "done", finished_at: expect.any(String), reason: null });
-    const after = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+    const after = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
     expect(after.id).not.toBe(before.id);
     // The memory runtime's test app answers with the env it was given.
     const answer = await get(h.reposite.appRoutes.get(site)!.target!);

@@ -1,6 +1,6 @@
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProjectStore, type ContainerSpec } from "../../src/index.js";
+import { type ContainerSpec, DeploymentStore } from "../../src/index.js";
 import { volumeName } from "../../src/hosting/app-names.js";
 import { get, startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 
@@ -21,7 +21,7 @@ describe("operating an app: logs, metrics, reset-data", () => {
   let owner: string;
   let other: string;
   let paid = true;
-  const container = async (site: string) => (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+  const container = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
 
   beforeAll(async () => {
     h = await startHostingHarness({
@@ -212,7 +212,7 @@ describe("reset-data when the clean start fails", () => {
       const owner = await h.account("ada@example.com");
       const site = await h.project(owner);
       await h.deploy(owner, site, { volume_path: "/data" });
-      const before = (await h.reposite.container.resolve(ProjectStore).get(site))!.deployment!.container!;
+      const before = (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
       await get(before, "/files/a", "PUT", "1234");
       const { slug } = await h.reposite.hosting.read(owner, site);
       crash = true;

@@ -1,5 +1,6 @@
 import {
   CLOCK,
+  DeploymentStore,
   EVENTS,
   PROJECT_CHANGED_CHANNEL,
   ProjectStore,
@@ -34,6 +35,7 @@ export interface AppOnlySites {
 export function createAppOnlySites(reposite: Reposite): AppOnlySites {
   const claims = reposite.container.resolve(PublishedSiteStore);
   const projects = reposite.container.resolve(ProjectStore);
+  const apps = reposite.container.resolve(DeploymentStore);
   const clock = reposite.container.resolve<Clock>(CLOCK);
   const known = new Map<string, { site: PublishedSiteInfo | null; until: number }>();
   // A changed project may have gained, moved or lost an address: its entry and every "no app" go.
@@ -56,8 +58,8 @@ export function createAppOnlySites(reposite: Reposite): AppOnlySites {
     },
     async get(slug) {
       const holder = await claims.holder(slug);
-      const project = holder ? await projects.get(holder) : null;
-      if (!project?.deployment || project.slug !== slug) return remember(slug, null);
+      const [project, app] = holder ? await Promise.all([projects.get(holder), apps.get(holder)]) : [null, null];
+      if (!project || !app || project.slug !== slug) return remember(slug, null);
       return remember(slug, {
         site_id: project.id,
         owner_id: project.owner_id,

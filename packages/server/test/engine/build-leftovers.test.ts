@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { JobEvent } from "@reposite/core";
+import { DeploymentStore, type JobEvent } from "@reposite/core";
 import { dockerForTests, LOCAL_BASE_IMAGES } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_LABEL, startEngineHarness, type EngineHarness } from "./engine-harness.js";
@@ -71,7 +71,7 @@ describe.skipIf(!engine.available)("what builds leave on the Engine", () => {
 
     const live = await deploy("secret-ok", nodeApp("fs.writeFileSync('built.txt', process.env.BUILD_SECRET ? 'secret seen' : 'no secret');"));
     expect(live?.status).toBe("done");
-    const container = (await h.reposite.projects.getOwned(owners[0]!, sites[0]!)).deployment!.container!;
+    const container = (await h.reposite.container.resolve(DeploymentStore).get(sites[0]!))!.container!;
     // The build step had the value: the app serves what it wrote with it.
     expect(await (await fetch(`http://127.0.0.1:${container.port}/`)).text()).toBe("secret seen");
     await deploy("secret-killed", nodeApp("console.log('slow build started'); setTimeout(() => {}, 60_000);"), true);

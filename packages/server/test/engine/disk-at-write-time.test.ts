@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { AppDisk } from "@reposite/core";
+import { AppDisk, DeploymentStore } from "@reposite/core";
 import { docker, dockerForTests } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
@@ -26,7 +26,7 @@ describe.skipIf(!engine.available)("disk limits at write time on the Engine", ()
   let owner: string;
   let dataDir = "";
   let atWriteTime = false;
-  const container = async (site: string) => (await h.reposite.projects.getOwned(owner, site)).deployment!.container!;
+  const container = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
   const app = (name: string) => ({
     Dockerfile: [`FROM ${h.images.busybox}`, h.label, "RUN mkdir -p /www && echo ok > /www/index.html", 'CMD ["httpd", "-f", "-p", "3000", "-h", "/www"]', ""].join("\n"),
     "README.md": `# ${name}\n`,

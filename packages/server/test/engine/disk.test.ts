@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { dockerForTests } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 
@@ -35,7 +36,7 @@ async function whileEngineBusy<T>(body: () => Promise<T>): Promise<T> {
 describe.skipIf(!engine.available)("the disk limit on the Engine", () => {
   let h: EngineHarness;
   let owner: string;
-  const container = async (site: string) => (await h.reposite.projects.getOwned(owner, site)).deployment!.container!;
+  const container = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
   const filler = (target: string) => ({
     Dockerfile: [
       `FROM ${h.images.busybox}`,

@@ -1,6 +1,7 @@
 import { dockerForTests } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 
@@ -21,7 +22,7 @@ describe.skipIf(!engine.available)("engine harness", () => {
     expect(job.status).toBe("done");
     const read = await h.reposite.hosting.read(owner, site);
     expect(read.status).toBe("running");
-    const project = await h.reposite.projects.getOwned(owner, site);
+    const project = { deployment: await h.reposite.container.resolve(DeploymentStore).get(site) };
     expect(await h.runtime.containerSize(project.deployment!.container!.id)).toBeGreaterThanOrEqual(0);
     const exec = await h.runtime.exec!(project.deployment!.container!.id, ["sh", "-c", "echo out; echo err >&2; exit 3"]);
     expect(exec).toEqual({ exitCode: 3, output: expect.stringMatching(/out\nerr\n|err\nout\n/) });

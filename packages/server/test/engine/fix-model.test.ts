@@ -2,6 +2,7 @@ import { createOpenAILanguageModel } from "@reposite/provider-ai";
 import { dockerForTests, startFakeOpenAI, type FakeOpenAI, type FakeOpenAIRequest } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 
@@ -83,7 +84,7 @@ describe.skipIf(!engine.available)("the fix with a model on the Engine", () => {
     expect(JSON.stringify(openai.requests)).not.toContain(SECRET);
 
     expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", override: true, last_run: { status: "done" } });
-    const override = (await h.reposite.projects.getOwned(owner, site)).deployment!.override!;
+    const override = (await h.reposite.container.resolve(DeploymentStore).get(site))!.override!;
     expect(override.dockerfile).toContain('RUN echo "preparing"');
     const [fixed] = await h.reposite.hosting.listRuns(owner, site);
     expect(fixed).toMatchObject({ status: "done", dockerfile_source: "fix", run_id: override.run_id });
@@ -110,6 +111,6 @@ describe.skipIf(!engine.available)("the fix with a model on the Engine", () => {
     expect(second[0]).toContain("The Dockerfile that failed (the Dockerfile attempt 1 wrote)");
     expect(second[0]).toContain('RUN ech2 "preparing"');
     expect(second[0]).toMatch(/ech2: not found/);
-    expect((await h.reposite.projects.getOwned(owner, site)).deployment!.override!.run_id).toBe(runs[0]!.run_id);
+    expect((await h.reposite.container.resolve(DeploymentStore).get(site))!.override!.run_id).toBe(runs[0]!.run_id);
   });
 });

@@ -1,6 +1,7 @@
 import { dockerForTests } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 
@@ -54,7 +55,7 @@ describe.skipIf(!engine.available)("the fix without a model on the Engine", () =
     expect(await h.reposite.hosting.read(owner, site)).toMatchObject({ status: "running", override: true });
     const [fixed] = await h.reposite.hosting.listRuns(owner, site);
     expect(fixed).toMatchObject({ status: "done", dockerfile_source: "fix" });
-    const override = (await h.reposite.projects.getOwned(owner, site)).deployment!.override!;
+    const override = (await h.reposite.container.resolve(DeploymentStore).get(site))!.override!;
     expect(override.run_id).toBe(fixed!.run_id);
     expect(override.dockerfile.trimEnd().split("\n").at(-1)).toBe('CMD ["npm","start"]');
   });

@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { dockerForTests } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEngineHarness, type EngineHarness } from "./engine-harness.js";
+import { DeploymentStore } from "@reposite/core";
 
 const engine = await dockerForTests();
 const SECRET = "tok_8c1f2b9e77d3";
@@ -23,7 +24,7 @@ function get(target: { host: string; port: number }, path = "/"): Promise<{ stat
 describe.skipIf(!engine.available)("operating an app on the Engine", () => {
   let h: EngineHarness;
   let owner: string;
-  const container = async (site: string) => (await h.reposite.projects.getOwned(owner, site)).deployment!.container!;
+  const container = async (site: string) => (await h.reposite.container.resolve(DeploymentStore).get(site))!.container!;
   /** A busybox web server on 3000 that runs `before` first. */
   const app = (before: string) => ({
     Dockerfile: [
