@@ -199,7 +199,7 @@ describe.skipIf(!engine.available || !postgres.available || !dnsmasqAvailable())
     for (const replica of [0, 1, 2]) expect((await site(replica, "/app/")).body).toBe("hello");
   }, 180_000);
 
-  it(`env changed and domain verified through replica A are what B and C serve within ${BOUND_MS} ms`, async () => {
+  it(`env changed, domain verified and domain removed through replica A are what B and C serve within ${BOUND_MS} ms`, async () => {
     await on(0).deployment.env.set(siteId, { GREETING: "bonjour" });
     await timeUntil(async () => (await site(0, "/app/")).body === "bonjour", 60_000);
     const env = await Promise.all([1, 2].map((replica) => timeUntil(async () => (await site(replica, "/app/")).body === "bonjour", 5_000)));
@@ -215,15 +215,24 @@ describe.skipIf(!engine.available || !postgres.available || !dnsmasqAvailable())
         }, 5_000),
       ),
     );
-    console.log(`[replicas] env change reached B and C after ${env.map(Math.round)} ms; a verified domain after ${domain.map(Math.round)} ms`);
-    expect(Math.max(...env, ...domain)).toBeLessThanOrEqual(BOUND_MS);
+    // Removed through A: B and C stop serving it.
+    await on(0).domain.remove(siteId);
+    const removed = await Promise.all(
+      [1, 2].map((replica) => timeUntil(async () => (await site(replica, "/.well-known/reposite-domain", DOMAIN)).status !== 200, 5_000)),
+    );
+    console.log(`[replicas] env change reached B and C after ${env.map(Math.round)} ms; a verified domain after ${domain.map(Math.round)} ms, its removal after ${removed.map(Math.round)} ms`);
+    expect(Math.max(...env, ...domain, ...removed)).toBeLessThanOrEqual(BOUND_MS);
   }, 120_000);
 
   it("replica C killed mid-redeploy, mid-generation and under twenty live streams: no delta lost, C's work ends with a reason within the lease, the site and app keep serving, limits hold", async () => {
     // C redeploys the app with a slow build; the running container keeps serving meanwhile.
     github.addRepo(appRepo(node, ["RUN sleep 60"]));
     const redeploy = await on(2).deployment.deploy(siteId);
-    await timeUntil(async () => (await on(2).deployment.get(siteId)).last_run?.status === "building", 60_000);
+    // Killed while the slow step runs (its log line is on the deploy job's stream), not while the build starts.
+    for await (const event of on(2).jobs.stream(redeploy.job_id)) {
+      if (event.type === "delta" && event.t.includes("sleep 60")) break;
+      if (event.type === "done" || event.type === "error") throw new Error(`the redeploy ended before C was killed: ${JSON.stringify(event.job)}`);
+    }
     // C runs one generation, A another; twenty clients follow A's through the balancer (so a third of them through C).
     const onC = (await on(2).sites.generate(siteId, { mode: "landing", regenerate: true })).job_id;
     const onA = (await on(0).sites.generate(siteId, { mode: "landing", regenerate: true })).job_id;
