@@ -69,7 +69,10 @@ export function resourcesSection(resources: ResourcesView | null, buy: BuyForm |
 ${
   resources
     ? html`${resourceTable("Memory", "memory", resources.memory, buy)}${resourceTable("Disk", "disk", resources.disk, buy)}
-<p class="muted">What is bought is on the <a href="/account/billing">billing page</a>, where it is also lowered or cancelled.</p>`
+${
+  (resources.memory.on_sale || resources.disk.on_sale) &&
+  html`<p class="muted">What is bought is on the <a href="/account/billing">billing page</a>, where it is also lowered or cancelled.</p>`
+}`
     : html`<p class="muted">Not known now.</p>`
 }`;
 }

@@ -251,6 +251,11 @@ describe.skipIf(!engine.available)("the dashboard journey, through a real server
     await expect.poll(() => log.innerText(), { timeout: 60_000 }).toContain('CMD ["node", "server.js"]');
     await expect.poll(() => page.locator("#app-status").innerText(), { timeout: 120_000 }).toBe("Running");
     await expect.poll(() => page.locator("#app-log").innerText(), { timeout: 20_000 }).toContain("star-tracker up on");
+    await expect.poll(() => page.locator("#app-metrics").innerText(), { timeout: 20_000 }).toMatch(/Memory\s+\d+ MB of 512 MB/);
+    // Nothing is sold on this server: no prices, no Buy buttons, no pointer to billing.
+    expect(await page.getByRole("button", { name: /^Buy / }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "billing page" }).count()).toBe(0);
+    expect(await page.getByText("More memory is not sold on this server.").isVisible()).toBe(true);
     await screens("10-app-running");
     const app = await context.newPage();
     expect((await app.goto(`http://stars-tonight.localhost:${port}/app/`))?.status()).toBe(200);
