@@ -1,4 +1,5 @@
 import type { Product, SessionOutcome } from "@reposite/core";
+import { dashboardPaths } from "../dashboard/dashboard-paths.js";
 import { appScreenPath } from "./app-page.js";
 import { BILLING_PATH, PRODUCT_NAMES, formatMb, projectLink } from "./billing-words.js";
 import { html, type SafeHtml } from "./html.js";
@@ -18,15 +19,18 @@ const list = (products: Product[]) => {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 };
 
-function nextLinks(project: ReturnProject | null): SafeHtml {
+function nextLinks(project: ReturnProject | null, product: Product | null): SafeHtml {
   return html`<ul id="next-steps">
   <li><a href="${BILLING_PATH}">Your billing</a>: everything you have bought and the billing portal.</li>
   ${
+    // A domain is connected on the site's Domain screen; everything else is the app's.
     project &&
     project.name !== null &&
-    html`<li><a href="${appScreenPath(project.id)}">The app's screen</a>${
+    (product === "domain"
+      ? html`<li><a href="${dashboardPaths.domain(project.id)}">The site's domain screen</a></li>`
+      : html`<li><a href="${appScreenPath(project.id)}">The app's screen</a>${
       project.hasApp ? null : html` <span class="muted">(once the app is set up: <code>PUT /app/sites/${project.id}/deployment</code>)</span>`
-    }</li>`
+    }</li>`)
   }
 </ul>`;
 }
@@ -57,7 +61,7 @@ ${
 <p><a href="${again}">Check again</a></p></div>`
 }
 ${limitWords(outcome)}
-${nextLinks(project)}`,
+${nextLinks(project, outcome.products[0] ?? null)}`,
   });
 }
 
@@ -71,6 +75,6 @@ export function checkoutCancelledPage({ session, product, project }: { session: 
     body: html`<h1>Payment cancelled</h1>
 <div class="notice ok" role="status" id="outcome"><p>Nothing was charged. You left the payment page${what}${forProject} without paying, so nothing was bought.</p></div>
 <p>You can buy it again whenever you like.</p>
-${nextLinks(project)}`,
+${nextLinks(project, product)}`,
   });
 }

@@ -119,7 +119,8 @@ describe("buying from the App and Domain screens, with the loopback Stripe", () 
     await page.getByRole("button", { name: "Buy a custom domain for this site" }).click();
     await payAndComeBack();
     expect(await page.locator("#bought").innerText()).toBe("Domain");
-    await page.goto(domainScreen);
+    await page.getByRole("link", { name: "The site's domain screen" }).click();
+    await page.waitForURL((target) => target.pathname === domainScreen);
     expect(await page.getByRole("heading", { name: /^A custom domain/ }).count()).toBe(0);
     await page.getByLabel("Domain", { exact: true }).fill("www.rocket-buyer.test");
     await page.getByRole("button", { name: "Connect" }).click();
