@@ -35,6 +35,8 @@ export class AppRoutes {
   private readonly waiting = new Map<string, (() => void)[]>();
   /** Told of every set and delete (the edge's route table follows the table through them). */
   private readonly listeners = new Set<(siteId: string, route: AppRoute | undefined) => void>();
+  /** Proxies in front that apply changes later: how to wait for each (`addFront`). */
+  private readonly fronts = new Set<(siteId: string) => Promise<void>>();
 
   get(siteId: string): AppRoute | undefined {
     return this.routes.get(siteId);
@@ -48,6 +50,27 @@ export class AppRoutes {
   delete(siteId: string): void {
     if (!this.routes.delete(siteId)) return;
     for (const listener of this.listeners) listener(siteId, undefined);
+  }
+
+  /**
+   * A proxy in front that applies the table's changes later (the nginx edge reloads) registers how
+   * to wait until it serves a site's route as the table has it now; the returned function removes it.
+   */
+  addFront(waitApplied: (siteId: string) => Promise<void>): () => void {
+    this.fronts.add(waitApplied);
+    return () => this.fronts.delete(waitApplied);
+  }
+
+  /**
+   * Resolves once every proxy in front serves `siteId`'s route as set now, or after `timeoutMs`:
+   * a deploy says `done` only when requests reach the new container (a stuck front is logged by itself).
+   */
+  async applied(siteId: string, timeoutMs = 10_000): Promise<void> {
+    if (this.fronts.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    const all = Promise.all([...this.fronts].map((wait) => wait(siteId).catch(() => undefined)));
+    await Promise.race([all, late]).finally(() => clearTimeout(timer));
   }
 
   /** Every site's route now. */

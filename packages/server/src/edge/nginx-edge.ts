@@ -6,6 +6,7 @@ import { startMemberGate, type MemberGateDecision, type MemberGateListener } fro
 import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
 import { startVisitLog, type VisitLog } from "./visit-log.js";
 import { startNginx, testConfig, type NginxProcess } from "./nginx-process.js";
+import { createServedRoutes } from "./served-routes.js";
 
 export interface NginxEdgeOptions {
   /** Folder of nginx's files (`<dataDir>/edge`): configuration, pid, error log, temporary files. */
@@ -19,7 +20,7 @@ export interface NginxEdgeOptions {
   shutdownMs: number;
   table: Pick<EdgeRouteTable, "snapshot" | "subscribe" | "siteOnDisk">;
   /** The `/app/` table: targets nginx may still send to are held in it, so a deploy does not stop them too early. */
-  appRoutes: Pick<AppRoutes, "hold">;
+  appRoutes: Pick<AppRoutes, "hold"> & Partial<Pick<AppRoutes, "get" | "addFront">>;
   /** More Reposite processes beside `node` (`reposite edge`: its control planes). */
   moreNodes?: readonly AppTarget[];
   /** Changes within this window become one reload (ms). Default 200. */
@@ -141,6 +142,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
         count += 1;
       }
       servedVersion = routes.version;
+      served?.check();
     } catch (error) {
       console.error(`[reposite] [edge] routes version ${routes.version} were not applied; nginx keeps serving version ${servedVersion}: ${(error as Error).message}`);
       return;
@@ -149,7 +151,11 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     const kept = new Set([...directTargets(routes), ...directTargets(table.snapshot())].map(key));
     for (const [id, release] of holds) if (!kept.has(id)) (holds.delete(id), release());
   };
+  // A deploy says done once nginx sends to its new container (AppRoutes.applied waits on this).
+  const served = appRoutes.get ? createServedRoutes(table, { get: appRoutes.get.bind(appRoutes) }, () => servedVersion) : null;
+  const removeFront = served && appRoutes.addFront ? appRoutes.addFront(served.waitServed) : undefined;
   const unsubscribe = table.subscribe((routes) => {
+    served?.check();
     holdTargetsOf(routes);
     // One reload at a time; changes while one runs are picked up by the next.
     timer ??= setTimeout(() => void (running = running.then(apply)), options.coalesceMs ?? 200);
@@ -168,6 +174,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     async close() {
       closing = true;
       unsubscribe();
+      removeFront?.();
       clearTimeout(timer);
       await nginx.stop(options.shutdownMs);
       await running;
