@@ -55,8 +55,8 @@ export interface DockerRuntimeOptions {
    * The image of the network holders app containers start in (network-holders.ts): an idle
    * container per app that holds its place on its network, so a deploy's container starts without
    * the Engine's per-container network setup. Its own command must wait forever. Used while the
-   * Engine has it (nothing is pulled); without it, or with null, each container joins the network
-   * itself. `registry.k8s.io/pause:3.10` by default.
+   * Engine has it (`pullNetworkHolderImage` pulls it once, a server calls it at start); without
+   * it, or with null, each container joins the network itself. `registry.k8s.io/pause:3.10` by default.
    */
   networkHolderImage?: string | null;
   /** Size of each volume's filesystem in MB, the most disk any app can be given (sparse: 80 GB by default). */
@@ -76,6 +76,11 @@ export interface DockerRuntime extends ContainerRuntime {
   readonly appFirewall: AppFirewall | null;
   /** The loop-mounted volumes, or null when volumes are Docker's own (measured). */
   loopVolumes(): Promise<LoopVolumes | null>;
+  /**
+   * At a server's start: pulls the network holder image once when holders are on and the Engine
+   * lacks it (bounded; one line says how it went). Null when holders are off.
+   */
+  pullNetworkHolderImage(timeoutMs?: number): Promise<"present" | "pulled" | "failed"> | null;
 }
 
 const MiB = 1024 * 1024;
@@ -127,16 +132,14 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   const buildCache = new BuildCache(docker, options.buildCacheIndex);
   const holderImage = options.networkHolderImage === undefined ? DEFAULT_NETWORK_HOLDER_IMAGE : options.networkHolderImage;
   const holders = holderImage ? createNetworkHolders(docker, holderImage) : null;
-  let holderImageFound = false;
   let holderImageMissingSaid = false;
+  let holderPullTried = false;
   /** The holders while the Engine has their image (looked for again at each deploy until it does). */
   const usableHolders = async () => {
-    if (!holders || holderImageFound) return holders;
-    holderImageFound = await docker
-      .getImage(holders.image)
-      .inspect()
-      .then(() => true, () => false);
-    if (!holderImageFound && !holderImageMissingSaid) {
+    if (!holders) return null;
+    const holderImageFound = await holders.imagePresent();
+    // A pull at start said why already.
+    if (!holderImageFound && !holderImageMissingSaid && !holderPullTried) {
       holderImageMissingSaid = true;
       console.error(`[provider-docker] the network holder image ${holders.image} is not on the Engine: app containers join their network themselves, which makes each start slower (load it with docker pull or docker load)`);
     }
@@ -191,6 +194,11 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
       return version ? `docker ${version}` : "docker";
     },
     loopVolumes,
+    pullNetworkHolderImage: (timeoutMs) => {
+      if (!holders) return null;
+      holderPullTried = true;
+      return holders.pullImage(timeoutMs);
+    },
 
     async diskLimits() {
       const found = await findLoop();

@@ -36,6 +36,14 @@ export interface HeldNetwork {
 export interface NetworkHolders {
   /** The image holders run (its own command must wait forever, as `registry.k8s.io/pause` does). */
   readonly image: string;
+  /** Whether the Engine has `image` (asked again until it does; then remembered). */
+  imagePresent(): Promise<boolean>;
+  /**
+   * When the Engine lacks `image`, pulls it once (at most `timeoutMs`), saying in one line how it
+   * went; never throws. A server calls it at start, in the background: deploys meanwhile (and
+   * after a failed pull) start their containers without holders, as before.
+   */
+  pullImage(timeoutMs?: number): Promise<"present" | "pulled" | "failed">;
   /**
    * A running holder on `network` publishing `port` that no container uses: one left free, else
    * one made now (`ensureNetwork` first). Claimed for the caller until `settle` says its container
@@ -108,6 +116,32 @@ export function createNetworkHolders(docker: Docker, image: string): NetworkHold
     }
   };
 
+  let found = false;
+  const imagePresent = async () =>
+    (found ||= await docker
+      .getImage(image)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      ));
+  let pulling: Promise<"present" | "pulled" | "failed"> | null = null;
+  const pullImage = (timeoutMs = DEFAULT_PULL_TIMEOUT_MS) =>
+    (pulling ??= (async () => {
+      if (await imagePresent()) return "present" as const;
+      try {
+        await pullWithin(docker, image, timeoutMs);
+        if (!(await imagePresent())) throw new Error("the Engine finished the pull but has no such image");
+        console.error(`[provider-docker] pulled the network holder image ${image}: app containers start in network holders now`);
+        return "pulled" as const;
+      } catch (error) {
+        console.error(
+          `[provider-docker] could not pull the network holder image ${image} (${oneLine(engineMessage(error))}): app containers join their network themselves until it is on the Engine (docker load it, or set REPOSITE_NETWORK_HOLDER_IMAGE); tried again at the next start`,
+        );
+        return "failed" as const;
+      }
+    })());
+
   const remove = (id: string) =>
     docker
       .getContainer(id)
@@ -116,6 +150,8 @@ export function createNetworkHolders(docker: Docker, image: string): NetworkHold
 
   return {
     image,
+    imagePresent,
+    pullImage,
     take: (network, port, labels, ensureNetwork) =>
       serial(network, async () => {
         const { free } = await survey(network);
@@ -141,6 +177,29 @@ export function createNetworkHolders(docker: Docker, image: string): NetworkHold
       }),
   };
 }
+
+/** How long a server's pull of the holder image may take at start: the image is about 300 KB. */
+export const DEFAULT_PULL_TIMEOUT_MS = 60_000;
+
+/** Pulls `image` through the Engine's API, aborted after `timeoutMs`. */
+async function pullWithin(docker: Docker, image: string, timeoutMs: number): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const stream: NodeJS.ReadableStream = await docker.pull(image, { abortSignal: abort.signal });
+    // The Engine reports a failure after its 200 as an `error` message in the progress stream.
+    await new Promise<void>((resolve, reject) => {
+      stream.on("error", reject);
+      docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve()));
+    });
+  } catch (error) {
+    throw abort.signal.aborted ? new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`) : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** The host port a holder publishes on 127.0.0.1 (the Engine picks it at each start). */
 export async function hostPortOf(docker: Docker, holderId: string): Promise<number> {

@@ -1,5 +1,5 @@
 import { createReposite, neededImages, PAYMENT_PROVIDER, TOKEN_LIFETIMES, type TokenLifetime } from "@reposite/core";
-import { detectDockerRuntime } from "@reposite/provider-docker";
+import { DEFAULT_NETWORK_HOLDER_IMAGE, detectDockerRuntime } from "@reposite/provider-docker";
 import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { runMigrate, runMigrateStorage } from "./admin/storage-migration.js";
 import { remoteEdgeSettingsFromEnv, settingsFromEnv } from "./config-from-env.js";
@@ -149,7 +149,7 @@ function commands(io: CliIo): CommandDef {
     meta: {
       name: "reposite admin images",
       description:
-        "List the base images builds start from (REPOSITE_BASE_IMAGE_*, REPOSITE_BARE_IMAGES) and whether the Docker Engine has each: image, present or missing, what uses it (tab-separated)",
+        "List the base images builds start from (REPOSITE_BASE_IMAGE_*, REPOSITE_BARE_IMAGES) and the network holders' image (REPOSITE_NETWORK_HOLDER_IMAGE), and whether the Docker Engine has each: image, present or missing, what uses it (tab-separated)",
     },
     args: {},
     run: async ({ rawArgs }) => {
@@ -157,7 +157,11 @@ function commands(io: CliIo): CommandDef {
       const settings = settingsFromEnv();
       const runtime = await detectDockerRuntime();
       if (!runtime) throw new Error(`no Docker Engine answered at ${process.env.DOCKER_HOST || "/var/run/docker.sock"}.`);
-      const list = await neededImages(runtime, { baseImages: settings.reposite.config?.baseImages, bareImages: settings.reposite.hosting?.bareImages });
+      const list = await neededImages(runtime, {
+        baseImages: settings.reposite.config?.baseImages,
+        bareImages: settings.reposite.hosting?.bareImages,
+        networkHolderImage: settings.networkHolderImage === undefined ? DEFAULT_NETWORK_HOLDER_IMAGE : settings.networkHolderImage,
+      });
       for (const { image, present, uses } of list) io.out(`${image}\t${present ? "present" : "missing"}\t${uses.join(", ")}`);
       const missing = list.filter((each) => !each.present).length;
       // A build pulls what the engine lacks, which fails on a server without registry access.

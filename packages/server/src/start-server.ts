@@ -180,6 +180,8 @@ async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime
     ...(settings.networkHolderImage !== undefined ? { networkHolderImage: settings.networkHolderImage } : {}),
   });
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
+  // Once per start, in the background: deploys go on without holders until the image is there.
+  void runtime?.pullNetworkHolderImage();
   return runtime ? { runtime, firewall: await startAppFirewall(runtime) } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
 }
 

@@ -25,17 +25,25 @@ export interface NeededImage {
  * The images automatic builds and bare boxes start from, with this server's settings applied
  * (`baseImages` as REPOSITE_BASE_IMAGE_* give them, `bareImages` as REPOSITE_BARE_IMAGES does), one
  * entry per image, and whether the engine has each: what an operator without registry access
- * must load (`docker load`) or point the settings at.
+ * must load (`docker load`) or point the settings at. With `networkHolderImage`, the network
+ * holders' image too.
  */
 export async function neededImages(
   runtime: Pick<ContainerRuntime, "imageSize">,
-  settings: { baseImages?: Partial<BaseImages> | undefined; bareImages?: Partial<Record<BareBaseImage, string>> | undefined },
+  settings: {
+    baseImages?: Partial<BaseImages> | undefined;
+    bareImages?: Partial<Record<BareBaseImage, string>> | undefined;
+    /** The image of the runtime's network holders (REPOSITE_NETWORK_HOLDER_IMAGE), null when they are off. */
+    networkHolderImage?: string | null | undefined;
+  },
 ): Promise<NeededImage[]> {
   const uses = new Map<string, string[]>();
   const use = (image: string, what: string) => uses.set(image, [...(uses.get(image) ?? []), what]);
   const images = baseImages(settings.baseImages);
   for (const name of BASE_IMAGE_NAMES) use(images[name], `${name} (${baseImageSetting(name)})`);
   for (const choice of BARE_BASE_IMAGES) use(settings.bareImages?.[choice] ?? choice, `bare box ${choice} (REPOSITE_BARE_IMAGES)`);
+  // Not needed to deploy (without it containers join their network themselves), only to deploy fast.
+  if (settings.networkHolderImage) use(settings.networkHolderImage, "network holders (REPOSITE_NETWORK_HOLDER_IMAGE; pulled at the server's start when missing)");
   return Promise.all(
     [...uses].map(async ([image, what]) => {
       const sizeBytes = await runtime.imageSize(image);
