@@ -89,6 +89,7 @@ export { TOKEN_PREFIX } from "./tokens/token-secret.js";
 export { ProjectsService } from "./projects/projects-service.js";
 export { ProjectStore } from "./projects/project-store.js";
 export { ProjectRecordsSplit, MOVED_PROJECT_FIELDS } from "./projects/project-records-split.js";
+export { Leases } from "./util/leases.js";
 export { ProjectCache, PROJECT_CACHE_SETTINGS, DEFAULT_PROJECT_CACHE_SETTINGS, type CachedProject, type ProjectCacheSettings } from "./projects/project-cache.js";
 export { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./projects/project-events.js";
 export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";

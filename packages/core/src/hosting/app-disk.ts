@@ -4,6 +4,7 @@ import { AppLimits } from "../billing/app-limits.js";
 import { conflict } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
+import { Leases } from "../util/leases.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { AppContainers } from "./app-containers.js";
 import { allAppsLabels, LABEL_SITE, volumeName } from "./app-names.js";
@@ -13,6 +14,10 @@ import { storageFullDiagnosis } from "./diagnosis/storage-full.js";
 import { measureDisk, volumeFillsDisk, type DiskUsage } from "./disk-usage.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { ReplicaIdentity } from "./replica-identity.js";
+
+/** The lease of the periodic disk checks: one replica measures every app for all. */
+const DISK_CHECKS_LEASE = "disk-checks";
 
 /** A measurement kept in memory, for the container it measured. */
 interface Kept {
@@ -54,6 +59,8 @@ export class AppDisk {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(AppLimits) private readonly limits: AppLimits,
     @inject(EVENTS) private readonly events: EventBus,
+    @inject(Leases) private readonly leases: Leases,
+    @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -198,6 +205,8 @@ export class AppDisk {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.checking;
+    // Another replica need not wait for the lease to expire.
+    if (this.watching) await this.leases.release(DISK_CHECKS_LEASE, this.replica.id).catch(() => undefined);
   }
 
   /** The next check starts an interval after the last one ended, so two never overlap. */
@@ -213,8 +222,21 @@ export class AppDisk {
     this.timer.unref();
   }
 
-  /** One pass over the running apps of this server (found by their labels), one at a time. */
+  /**
+   * One pass over the running apps on the engine (found by their labels), one at a time, by one
+   * replica of those sharing the storage: the one holding the `disk-checks` lease, which it keeps
+   * while it takes its turns (another takes over within two periods of its death).
+   */
   private async checkRunning(): Promise<void> {
+    const ttlMs = this.settings.diskCheckIntervalMs * 2 + 5_000;
+    try {
+      await this.leases.asLeader(DISK_CHECKS_LEASE, this.replica.id, ttlMs, () => this.checkEach());
+    } catch (error) {
+      console.error("[reposite] the periodic disk check failed:", error);
+    }
+  }
+
+  private async checkEach(): Promise<void> {
     try {
       const listed = await this.availability.runtime().listContainers(allAppsLabels(this.settings.labels));
       const sites = new Set(listed.filter((each) => each.running).map((each) => each.labels[LABEL_SITE]).filter((site): site is string => Boolean(site)));

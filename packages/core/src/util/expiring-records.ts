@@ -2,7 +2,9 @@ import { inject, injectable } from "tsyringe";
 import type { StorageValue } from "unstorage";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
+import { ReplicaIdentity } from "../hosting/replica-identity.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { Leases } from "./leases.js";
 
 /** Removals are grouped by the minute they fall due in: one small index record per minute. */
 export const EXPIRY_BUCKET_MS = 60_000;
@@ -15,6 +17,8 @@ type Entry = string[];
 const bucketKey = (bucket: number) => `expiring:${bucket}`;
 /** The buckets that hold entries, so a sweep reads only those, never the records at large. */
 const BUCKETS_KEY = "expiring-buckets";
+/** The lease of the periodic sweep: one replica sweeps for all. */
+const SWEEP_LEASE = "expiry-sweep";
 
 /**
  * Removes records once they expire (sign-in links, login requests, rate-limit counters), without
@@ -23,8 +27,10 @@ const BUCKETS_KEY = "expiring-buckets";
  * first record again: if it now carries a later `expires_at` (a rate-limit counter that kept
  * counting), it is noted for then instead.
  *
- * Each process sweeps every `EXPIRY_SWEEP_MS` (the timer does not keep it alive), so records
- * written before a restart go too; several processes sweeping one storage do no harm.
+ * Each process takes a turn every `EXPIRY_SWEEP_MS` (the timer does not keep it alive), so records
+ * written before a restart go too; of the processes sharing one storage, the one holding the
+ * `expiry-sweep` lease sweeps (another takes over within two periods of its death). Several
+ * sweeping at once would do no harm, only needless work.
  */
 @injectable()
 export class ExpiringRecords {
@@ -37,9 +43,13 @@ export class ExpiringRecords {
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(LOCKS) private readonly locks: Locks,
+    @inject(Leases) private readonly leases: Leases,
+    @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
   ) {
     this.timer = setInterval(() => {
-      this.sweep().catch((error: unknown) => console.error("[reposite] removing expired records failed:", error));
+      this.leases
+        .asLeader(SWEEP_LEASE, this.replica.id, EXPIRY_SWEEP_MS * 2 + 5_000, async () => void (await this.sweep()))
+        .catch((error: unknown) => console.error("[reposite] removing expired records failed:", error));
     }, EXPIRY_SWEEP_MS);
     this.timer.unref?.();
   }
@@ -97,6 +107,7 @@ export class ExpiringRecords {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.sweeping?.catch(() => undefined);
+    await this.leases.release(SWEEP_LEASE, this.replica.id).catch(() => undefined);
   }
 
   private async sweepDue(): Promise<number> {

@@ -19,6 +19,9 @@ const leaseKey = (name: string) => `leases:${name}`;
  */
 @injectable()
 export class Leases {
+  /** Whether this process held each lease at its last `asLeader` turn: a change is said once in the log. */
+  private readonly leading = new Map<string, boolean>();
+
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(CLOCK) private readonly clock: Clock,
@@ -42,6 +45,23 @@ export class Leases {
       const current = await this.storage.getItem<LeaseRecord>(leaseKey(name));
       if (current?.holder === holder) await this.storage.removeItem(leaseKey(name));
     });
+  }
+
+  /**
+   * One turn of periodic work every replica schedules but one should do for all (disk checks,
+   * expiry sweeps): runs `work` when `holder` has the lease `name` (taken when free or expired,
+   * renewed when its own) and answers true; answers false, running nothing, while another holder's
+   * lease is current. With `ttlMs` longer than the period, one replica does the work at a time and
+   * another takes over within `ttlMs` once the holder dies (or stops taking its turns).
+   */
+  async asLeader(name: string, holder: string, ttlMs: number, work: () => Promise<void>): Promise<boolean> {
+    const leads = await this.acquire(name, holder, ttlMs);
+    if (this.leading.get(name) !== leads) {
+      this.leading.set(name, leads);
+      console.log(leads ? `[reposite] this replica (${holder}) now runs ${name}` : `[reposite] another replica runs ${name} now`);
+    }
+    if (leads) await work();
+    return leads;
   }
 
   /** Who holds `name` now; null when nobody does (never taken, given up, or expired). */
