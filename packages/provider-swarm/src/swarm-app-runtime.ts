@@ -115,7 +115,8 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
 
     async run(spec: AppSpec): Promise<AppHandle> {
       const [, resolved] = await Promise.all([ensureNetwork(spec.network, spec.labels), settings()]);
-      const created = (await docker.createService({ ...(auth ? { authconfig: auth } : {}), ...serviceSpec(spec, resolved) } as unknown as Docker.CreateServiceOptions).catch((error: unknown) => {
+      // Two arguments: with one, dockerode sends the whole spec as the X-Registry-Auth header, and nodes cannot pull.
+      const created = (await docker.createService(auth as Docker.AuthConfig, serviceSpec(spec, resolved) as unknown as Docker.CreateServiceOptions).catch((error: unknown) => {
         throw say(`cannot create the service ${spec.name}: ${engineMessage(error)}`);
       })) as { id?: string; ID?: string };
       const id = created.ID ?? created.id ?? "";

@@ -109,6 +109,40 @@ describe.skipIf(!engine.available)("provider-swarm services", () => {
     expect((await docker(["volume", "ls", "-q", "--filter", `name=${volume}`])).stdout.trim()).toBe("");
   }, 300_000);
 
+  it("pushes with the registry's credentials, and a node that never had the image pulls it with them", async () => {
+    const credentials = { username: "reposite", password: `pw-${randomBytes(8).toString("hex")}` };
+    const guarded = await startRegistry({ credentials });
+    try {
+      const withCredentials: SwarmOptions = { ...options, registry: { address: guarded.address, ...credentials } };
+      const { busybox } = await buildLocalBaseImages();
+      const lines: string[] = [];
+      const tar = writeTar([{ path: "Dockerfile", type: "file", content: Buffer.from(`FROM ${busybox}\nRUN mkdir /www && echo ${run}-guarded > /www/index.html\nCMD ["httpd", "-f", "-p", "8080", "-h", "/www"]\n`) }]);
+      const builder = createSwarmImageBuilder(withCredentials);
+      const image = await builder.build({ context: Readable.from([tar]), dockerfile: "Dockerfile", tag: `${run}/guarded:1`, labels, memoryMb: 64, timeoutMs: 60_000, onLog: (line) => lines.push(line) });
+      expect(lines.join("\n")).not.toContain(credentials.password);
+      // The registry refuses anyone without them.
+      const [repository, digest] = image.reference.slice(guarded.address.length + 1).split("@");
+      expect((await fetch(`${guarded.url}/v2/${repository}/manifests/${digest}`)).status).toBe(401);
+      expect(await guarded.has(repository!, digest!)).toBe(true);
+      // As a node that never built it: the task can only start once the Engine pulled it with the credentials.
+      await docker(["rmi", "-f", image.id]);
+      const runtime = createSwarmAppRuntime(withCredentials);
+      const app = await runtime.run({ name: `${run}-guarded`, image: image.reference, labels, env: {}, port: 8080, memoryMb: 32, cpus: 0.25, pidsLimit: 32, network: `${run}-guarded-net` });
+      for (let tries = 0; tries < 120 && !(await runtime.inspect(app.id))?.running; tries++) await new Promise((resolve) => setTimeout(resolve, 500));
+      const state = await runtime.inspect(app.id);
+      // What the Engine keeps of the service shows no credentials to whoever inspects it.
+      const kept = JSON.stringify(await runtime.docker.getService(app.id).inspect());
+      expect(kept).not.toContain(credentials.password);
+      expect(kept).not.toContain("RegistryAuth");
+      expect(state).toMatchObject({ running: true, image: image.reference });
+      await runtime.remove(app.id);
+      await builder.remove(image);
+      expect(await guarded.has(repository!, digest!)).toBe(false);
+    } finally {
+      await guarded.stop();
+    }
+  }, 240_000);
+
   it("never shows the registry password, in errors or in the build log", async () => {
     const password = `pw-${randomBytes(8).toString("hex")}`;
     // A registry that refuses every push: a closed loopback port.
