@@ -215,5 +215,6 @@ export { EdgeRouteTable } from "./edge/edge-route-table.js";
 export type { EdgeApp, EdgeDomain, EdgeRoutes } from "./edge/edge-routes.js";
 export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, type NginxEdgeSettings } from "./edge/nginx-config.js";
 export type { NginxMemberGateSettings } from "./edge/nginx-member-gate.js";
+export type { NginxAppPagesSettings } from "./edge/nginx-app-pages.js";
 export { edgeFileName, EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE } from "./edge/edge-site-files.js";
 export type { NginxSiteSettings } from "./edge/nginx-site-config.js";

@@ -97,7 +97,7 @@ export class EdgeRouteTable {
     }
     const known = this.apps.get(siteId);
     // The slug and gate are known: only the target moved (a deploy, a stop), nothing to read.
-    if (known) return this.put({ ...known, target: targetOf(route) });
+    if (known) return this.put({ ...known, target: targetOf(route), status: route.status });
     void this.readProject(siteId, route);
   }
 
@@ -117,7 +117,7 @@ export class EdgeRouteTable {
       if (this.apps.delete(siteId)) this.changed();
       return;
     }
-    this.put({ siteId, slug: project.slug, target: targetOf(current), gated: project.auth_redirect_to_app });
+    this.put({ siteId, slug: project.slug, target: targetOf(current), gated: project.auth_redirect_to_app, status: current.status });
   }
 
   private put(app: EdgeApp): void {
@@ -137,4 +137,4 @@ export class EdgeRouteTable {
 const targetOf = (route: AppRoute) => (route.status === "running" && route.target ? { ...route.target } : null);
 
 const sameApp = (a: EdgeApp, b: EdgeApp) =>
-  a.slug === b.slug && a.gated === b.gated && a.target?.host === b.target?.host && a.target?.port === b.target?.port;
+  a.slug === b.slug && a.gated === b.gated && a.status === b.status && a.target?.host === b.target?.host && a.target?.port === b.target?.port;

@@ -1,4 +1,5 @@
 import type { AppTarget } from "../hosting/app-routes.js";
+import type { DeploymentStatus } from "../projects/deployment.js";
 
 /** One project's app as the edge routes `/app/` of its hosts. */
 export interface EdgeApp {
@@ -9,6 +10,8 @@ export interface EdgeApp {
   target: AppTarget | null;
   /** Members only (`auth_redirect_to_app`): the gate is Reposite's, so the edge sends these to it. */
   gated: boolean;
+  /** The app's state (the `/app/` table's): while it has no target, which "not running" page it answers. */
+  status?: DeploymentStatus;
 }
 
 /** A verified custom domain and the slug it serves. */

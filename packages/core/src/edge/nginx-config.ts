@@ -1,5 +1,6 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
+import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
 import { appCookies, forwarding } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
@@ -26,6 +27,8 @@ export interface NginxEdgeSettings {
   sites?: NginxSiteSettings;
   /** Serve members-only apps through Reposite's member gate (`nginx-member-gate.ts`); without it they go to Reposite. */
   memberGate?: NginxMemberGateSettings;
+  /** Answer the 503/502 pages of apps that are not up from files (`nginx-app-pages.ts`); without it Reposite answers them. */
+  appPages?: NginxAppPagesSettings;
 }
 
 /** The upstream name of Reposite's own process: the map's default, so whatever no app takes goes there. */
@@ -120,6 +123,7 @@ function mainConfig(settings: NginxEdgeSettings): string {
     `    ${NODE_UPSTREAM} $request_uri;`,
     "  }",
     ...(settings.memberGate ? memberGateHttp(settings.memberGate, dir) : []),
+    ...(settings.appPages ? appPagesHttp() : []),
     // Relative to this file's folder: a candidate is tested beside its own routes before it replaces
     // the running pair. After the log formats and maps its members-only server uses.
     "  include routes.conf;",
@@ -135,12 +139,17 @@ function mainConfig(settings: NginxEdgeSettings): string {
  */
 function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonly string[] | null): string[] {
   const sites = settings.sites;
+  // nginx's own 502/503 (the app did not answer; no live server: it is not running) get the site's page.
+  // The app's own answers pass as they are (no proxy_intercept_errors).
+  // Recursive: the page's own location answers with error_page too, which nginx follows only so.
+  const down = settings.appPages ? ["      recursive_error_pages on;", "      error_page 502 503 = @reposite_app_down;"] : [];
   const app = names
-    ? memberGateLocations(settings.memberGate!)
+    ? memberGateLocations(settings.memberGate!, down)
     : [
         "    location ~ ^/app(/|$) {",
         ...forwarding("      "),
         "      proxy_set_header X-Forwarded-Prefix /app;",
+        ...down,
         // Only Reposite sets who the member is; apps reached here are not members-only.
         '      proxy_set_header X-Reposite-Member-Id "";',
         '      proxy_set_header X-Reposite-Member-Email "";',
@@ -161,6 +170,7 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonl
     "    }",
     ...(names && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
     ...app,
+    ...(settings.appPages ? appPagesLocations(settings.appPages) : []),
     "  }",
   ];
 }
@@ -183,6 +193,7 @@ function hostsOf(apps: readonly EdgeApp[], routes: EdgeRoutes): [string, string]
 function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
   const served = nginxServedApps(routes, settings);
   const hosts = hostsOf(served.filter((app) => !app.gated), routes);
+  if (settings.appPages) for (const host of appDownHosts(routes)) hosts.push([host, APP_DOWN_UPSTREAM]);
   const gatedHosts = hostsOf(served.filter((app) => app.gated), routes);
   const listen = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]:${settings.listen.port}` : `${settings.listen.hostname}:${settings.listen.port}`;
   return [
@@ -204,6 +215,7 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
       "  keepalive_timeout 4s;",
       "}",
     ]),
+    ...(settings.appPages ? appPagesRoutes(settings.appPages, routes) : []),
     ...(settings.memberGate ? memberGateRoutes(settings.memberGate, gatedHosts) : []),
     // Members-only apps' hosts get a server of their own, whose /app asks the gate first: no `if`.
     ...(settings.memberGate && gatedHosts.length ? serverBlock(settings, listen, gatedHosts.map(([host]) => host)).map((line) => line.slice(2)) : []),

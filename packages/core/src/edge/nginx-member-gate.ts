@@ -79,7 +79,7 @@ export function memberGateRoutes(gate: NginxMemberGateSettings, hosts: readonly 
 }
 
 /** The gated server's `/app` location and the internal location that asks the gate. */
-export function memberGateLocations(gate: NginxMemberGateSettings): string[] {
+export function memberGateLocations(gate: NginxMemberGateSettings, appExtra: readonly string[] = []): string[] {
   const seconds = Math.max(1, Math.round(gate.cacheSeconds));
   return [
     "    location ~ ^/app(/|$) {",
@@ -88,6 +88,7 @@ export function memberGateLocations(gate: NginxMemberGateSettings): string[] {
     "      auth_request_set $reposite_member_email $upstream_http_x_reposite_member_email;",
     // Not let in: Reposite answers the whole request (redirect to sign in, or its 401 page).
     "      error_page 401 = @reposite_node;",
+    ...appExtra,
     ...forwarding("      "),
     "      proxy_set_header X-Forwarded-Prefix /app;",
     // Set from the gate's answer only: the visitor's own copies never pass.

@@ -63,8 +63,8 @@ describe("the edge's route table (EdgeRouteTable)", () => {
     routes.set("site_bbbbbbbbbbbbbbbb", { status: "running", target: { host: "127.0.0.1", port: 4002 } });
     await settle();
     expect(table.snapshot().apps).toEqual([
-      { siteId: "site_bbbbbbbbbbbbbbbb", slug: "ledger", target: { host: "127.0.0.1", port: 4002 }, gated: true },
-      { siteId: "site_aaaaaaaaaaaaaaaa", slug: "lumen", target: { host: "127.0.0.1", port: 4001 }, gated: false },
+      { siteId: "site_bbbbbbbbbbbbbbbb", slug: "ledger", target: { host: "127.0.0.1", port: 4002 }, gated: true, status: "running" },
+      { siteId: "site_aaaaaaaaaaaaaaaa", slug: "lumen", target: { host: "127.0.0.1", port: 4001 }, gated: false, status: "running" },
     ]);
 
     // A deploy's switch-over: the new target, at once (no read), and a stop.
@@ -72,6 +72,8 @@ describe("the edge's route table (EdgeRouteTable)", () => {
     expect(table.snapshot().apps.find((app) => app.slug === "lumen")?.target).toEqual({ host: "127.0.0.1", port: 4003 });
     routes.set("site_aaaaaaaaaaaaaaaa", { status: "stopped", target: null });
     expect(table.snapshot().apps.find((app) => app.slug === "lumen")?.target).toBeNull();
+    // Its state names the page an edge answers while it is not running.
+    expect(table.snapshot().apps.find((app) => app.slug === "lumen")?.status).toBe("stopped");
 
     reposite.domainTable.set({ domain: "lumen.dev", siteId: "site_aaaaaaaaaaaaaaaa", slug: "lumen", verified: false });
     expect(table.snapshot().domains).toEqual([]);
@@ -100,7 +102,7 @@ describe("the edge's route table (EdgeRouteTable)", () => {
     await store.modify("site_aaaaaaaaaaaaaaaa", (record) => ({ ...record, slug: "lumen-two", auth_redirect_to_app: true }));
     await settle();
     expect(reads.mock.calls.filter(([key]) => key === "projects:site_aaaaaaaaaaaaaaaa")).toHaveLength(2); // modify's own read, and the table's
-    expect(table.snapshot().apps).toEqual([{ siteId: "site_aaaaaaaaaaaaaaaa", slug: "lumen-two", target: { host: "127.0.0.1", port: 4011 }, gated: true }]);
+    expect(table.snapshot().apps).toEqual([{ siteId: "site_aaaaaaaaaaaaaaaa", slug: "lumen-two", target: { host: "127.0.0.1", port: 4011 }, gated: true, status: "running" }]);
   });
 
   it("holds a target like a request would, so a switched-away container is not stopped while the edge may still send to it", async () => {

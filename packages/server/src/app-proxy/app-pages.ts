@@ -48,6 +48,12 @@ const NOT_RUNNING: Record<DeploymentStatus | "none", { title: string; message: s
   failed: { title: "App not available", message: "The app of this site could not be started. Try again later.", retryAfter: 300 },
 };
 
+/** The 503 page's `Retry-After` (seconds) for an app in `status` (the nginx edge sends the same). */
+export const notRunningRetryAfter = (status: DeploymentStatus | undefined): number => NOT_RUNNING[status ?? "none"].retryAfter;
+
+/** The 502 page's `Retry-After` (seconds). */
+export const NO_ANSWER_RETRY_AFTER = 5;
+
 /** `503` with `Retry-After` while the app is not running (never deployed, building, starting, stopped, failed). */
 export function notRunningPage(frame: PageFrame, status: DeploymentStatus | undefined): ProxyAnswer {
   const text = NOT_RUNNING[status ?? "none"];
@@ -56,7 +62,7 @@ export function notRunningPage(frame: PageFrame, status: DeploymentStatus | unde
 
 /** `502`: the app was meant to run but did not answer (refused the connection, or broke off before answering). */
 export function noAnswerPage(frame: PageFrame): ProxyAnswer {
-  return page(frame, 502, "App not answering", "The app of this site did not answer. Try again in a moment.", { "retry-after": "5" });
+  return page(frame, 502, "App not answering", "The app of this site did not answer. Try again in a moment.", { "retry-after": String(NO_ANSWER_RETRY_AFTER) });
 }
 
 /** `401`: a signed-out visitor's write (or WebSocket) to an app only members may use. */

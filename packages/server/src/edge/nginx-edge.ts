@@ -2,6 +2,9 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type Reposite } from "@reposite/core";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
+import { startEdgeAppPages, type EdgeAppPages } from "./app-pages-files.js";
+import { NO_ANSWER_RETRY_AFTER, notRunningRetryAfter } from "../app-proxy/app-pages.js";
+import { SITE_PAGE_HEADERS } from "../site-runtime/dynamic/site-pages.js";
 import { startMemberGate, type MemberGateDecision, type MemberGateListener } from "./member-gate.js";
 import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
 import { startVisitLog, type VisitLog } from "./visit-log.js";
@@ -71,7 +74,13 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let sites: EdgeSites | undefined;
   let visitLog: VisitLog | undefined;
   let siteSettings;
+  let appPages: EdgeAppPages | undefined;
+  let appPageSettings;
   if (options.reposite) {
+    // The apps' 503/502 pages in their sites' design, answered by nginx (nginx-app-pages.ts).
+    const pagesDir = join(dir, "app-pages");
+    appPages = startEdgeAppPages(options.reposite, table, pagesDir);
+    appPageSettings = { dir: pagesDir, retryAfter: notRunningRetryAfter, retryAfterNoAnswer: NO_ANSWER_RETRY_AFTER, headers: SITE_PAGE_HEADERS };
     const sitesDir = join(dir, "sites");
     await mkdir(sitesDir, { recursive: true });
     const brotliModule = await findBrotliStatic();
@@ -84,7 +93,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
   const gate: MemberGateListener | undefined = options.memberGate ? await startMemberGate(options.memberGate) : undefined;
   const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
-  const settings = { listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate };
+  const settings = { listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
 
   // A target nginx may send to is held from the moment the table names it until a reload that no
@@ -121,6 +130,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     await sites?.close();
     await visitLog?.close();
     await gate?.close();
+    await appPages?.close();
     throw error;
   }
   servedVersion = first.version;
@@ -167,6 +177,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     version: () => servedVersion,
     sitesSettled: async () => {
       await sites?.settled();
+      await appPages?.settled();
       // Then the reload that lists a newly written site.
       await new Promise((resolve) => setTimeout(resolve, (options.coalesceMs ?? 200) + 50));
       await running;
@@ -181,6 +192,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
       await sites?.close();
       await visitLog?.close();
       await gate?.close();
+      await appPages?.close();
       for (const release of holds.values()) release();
       holds.clear();
     },

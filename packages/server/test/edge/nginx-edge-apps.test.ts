@@ -223,4 +223,30 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx serves members-only app
       await browser.close();
     }
   }, 60_000);
+
+  it("answers a stopped app's /app/ with the 503 page in the site's design from nginx, as the Node runtime answers it", async () => {
+    await api(`/app/sites/${siteId}`, json({ auth_redirect_to_app: false }, undefined, "PATCH"));
+    await api(`/app/sites/${siteId}/deployment/stop`, { method: "POST" });
+    for (const deadline = Date.now() + 15_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+      const answer = await send(port, "/app/", { host });
+      if (answer.status === 503 && answer.headers["x-reposite-edge"] === "nginx") break;
+      if (Date.now() > deadline) throw new Error(`nginx did not answer the 503 page: ${answer.status} ${JSON.stringify(answer.headers)} ${(await readFile(join(dataDir, "edge", "error.log"), "utf8")).slice(-500)}`);
+    }
+    // Node's own answer: a visitor carrying a Reposite cookie is sent to Reposite (through /app, so it is marked too).
+    const fromNode = await send(port, "/app/reports?week=3", { host, cookie: "reposite_x=1" });
+    expect(fromNode.status).toBe(503);
+    const compared = ["content-type", "cache-control", "retry-after", "x-content-type-options", "x-frame-options", "referrer-policy", "content-security-policy"];
+    const pick = (answer: Answer) => Object.fromEntries(compared.map((name) => [name, answer.headers[name]]));
+    await withNodeStopped(async () => {
+      for (const method of ["GET", "POST"]) {
+        const fromNginx = await send(port, "/app/reports?week=3", { host, "content-type": "text/plain" }, { method, body: method === "POST" ? "x" : undefined, timeoutMs: 2_000 });
+        expect(fromNginx.status).toBe(503);
+        expect(fromNginx.headers["x-reposite-edge"]).toBe("nginx");
+        expect(pick(fromNginx)).toEqual(pick(fromNode));
+        expect(fromNginx.body).toBe(fromNode.body);
+      }
+    });
+    expect(fromNode.headers["retry-after"]).toBe("300");
+    expect(fromNode.body).toContain("The app of this site is stopped.");
+  });
 });
