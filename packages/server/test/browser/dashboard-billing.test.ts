@@ -103,6 +103,15 @@ describe("buying from the App and Domain screens, with the loopback Stripe", () 
     expect(await page.locator("#disk-now").innerText()).toBe("10 GB");
     expect(await page.locator("#disk-paid").innerText()).toBe("10 GB paid for.");
     expect(await rig.server.reposite.hosting.resources(ownerId, site)).toMatchObject({ memory: { units: 2 }, disk: { units: 2, limit_mb: 10 * 1024 } });
+
+    // Leaving the payment page without paying: nothing bought, and back to the same screen.
+    await page.getByRole("button", { name: "Buy 4 GB of memory" }).click();
+    await page.waitForURL((target) => target.origin === stripe.url);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL((target) => target.pathname === "/account/billing/cancelled");
+    await page.getByRole("link", { name: "The app's screen" }).click();
+    await page.waitForURL((target) => target.pathname === appScreen);
+    expect(await page.locator("#memory-paid").innerText()).toBe("2 GB paid for.");
   });
 
   it("buys a custom domain from the Domain screen: connecting, refused before, works after", async () => {
@@ -144,7 +153,7 @@ describe("buying from the App and Domain screens, with the loopback Stripe", () 
     const { secret } = await rig.server.reposite.sessions.create(other.id);
     const strangerCsrf = (await rig.server.reposite.sessions.find(secret))!.session.csrf;
     expect((await buy({ cookie: `reposite_session=${secret}`, origin: rig.url }, { csrf: strangerCsrf, units: "4" })).status).toBe(404);
-    // None of the refused posts started a checkout: only the four paid on the screens are there.
+    // Only the four paid on the screens count: not the one left unpaid, nothing from the refused posts.
     const { purchases } = await rig.server.reposite.billing.summary(ownerId);
     expect(purchases.map((purchase) => `${purchase.product}:${purchase.status}`).sort()).toEqual(["disk:active", "domain:active", "embed:active", "memory:active"]);
   });
