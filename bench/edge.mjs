@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { measureSiteMemory } from "./edge-memory.mjs";
 import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, handWrittenAppProxy, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, startChild, startNginx, which } from "./lib.mjs";
 
 const SLUG = "lumen";
@@ -138,6 +139,8 @@ async function main() {
     console.log(`    p99 added by nginx proxy_pass over direct: ${sameRound("nginx", "direct", (a, b) => a.p99 - b.p99).toFixed(2)} ms`);
     const pageRatio = sameRound("page", "static", (a, b) => a.rps / b.rps);
     console.log(`    edge page vs nginx static: ${pageRatio.toFixed(2)}x  (target >= ${TARGETS.pageRatio.toFixed(2)}x: ${pageRatio >= TARGETS.pageRatio ? "met" : "NOT met"})`);
+    // Node's memory per published site in edge mode (two more servers, 0 and 1,000 sites).
+    await measureSiteMemory();
   } catch (error) {
     benchFailed(error);
   } finally {

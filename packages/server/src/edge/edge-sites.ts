@@ -30,6 +30,8 @@ export async function startEdgeSites(reposite: Reposite, table: Pick<EdgeRouteTa
       await writeSiteVersion(options.dir, site, { brotli: options.brotli });
       ids.set(slug, site.site.site_id);
       table.siteOnDisk(slug, true);
+      // nginx serves the files now: Node keeps no copy of the pages (read again if Node must answer).
+      reposite.siteCache.invalidate(slug);
     } else {
       table.siteOnDisk(slug, false);
       ids.delete(slug);
