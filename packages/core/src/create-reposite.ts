@@ -35,6 +35,7 @@ import { AppChanges } from "./hosting/app-changes.js";
 import { AppContainers } from "./hosting/app-containers.js";
 import { AppDisk } from "./hosting/app-disk.js";
 import { DeploymentStore } from "./hosting/deployment-store.js";
+import { GenerationPlanStore } from "./generation/plan-store.js";
 import { AppFixer } from "./hosting/app-fixer.js";
 import { AppOperations } from "./hosting/app-operations.js";
 import { AppTerminal } from "./hosting/app-terminal.js";
@@ -213,6 +214,7 @@ const SERVICES = [
   AgentLoginService,
   JobsService,
   PageVersionsService,
+  GenerationPlanStore,
   GenerationService,
   PublishedSiteStore,
   PublishingService,

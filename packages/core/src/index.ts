@@ -43,6 +43,7 @@ export { BUILD_MODES, BARE_BASE_IMAGES, DEFAULT_SETUP, type BuildMode, type Bare
 export { MASKED_VALUE, MAX_ENV_KEYS, type EnvView } from "./hosting/deployment-env.js";
 export { shownStatus, type AppContainer, type DeploymentRecord, type DeploymentView, type LastRunView } from "./hosting/deployment-record.js";
 export { DeploymentStore } from "./hosting/deployment-store.js";
+export { GenerationPlanStore } from "./generation/plan-store.js";
 export { RUN_STATUSES, RUNS_KEPT, SERVER_STOPPED_REASON, type RunStatus, type RunView, type RunDetailView, type DeployRunRecord, type DockerfileSource } from "./hosting/deploy-run.js";
 export { BUILDS_AT_A_TIME, BUILDS_PER_DAY } from "./hosting/build-queue.js";
 export { RUN_LOG_LIMITS, type RunLogLimits } from "./hosting/run-log.js";

@@ -1,6 +1,6 @@
 import { createStorage } from "unstorage";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createInProcessEvents, createReposite, EVENTS, ProjectCache, ProjectStore, type ProjectRecord, type Reposite } from "../src/index.js";
+import { createInProcessEvents, createReposite, EVENTS, GenerationPlanStore, ProjectCache, ProjectStore, type ProjectRecord, type Reposite } from "../src/index.js";
 
 const READS = ["getItem", "getItems", "getItemRaw", "hasItem", "getKeys"] as const;
 
@@ -20,7 +20,6 @@ function project(id: string, changes: Partial<ProjectRecord> = {}): ProjectRecor
     logo_url: "",
     logo_image: "",
     auth_redirect_to_app: false,
-    wizard: { mode: "saas", pages: [], community: false },
     current_pages: {},
     visits: 0,
     ...changes,
@@ -50,11 +49,13 @@ describe("projects in memory for site hosts (ProjectCache)", () => {
   it("reads a project once, then answers the gate and the page frame from memory", async () => {
     const r = rig();
     await r.store.insert(project("site_one", { auth_redirect_to_app: true, logo_image: "data:image/png;base64,AAAA", color_mode: "Dark mode" }));
+    await r.reposite.container.resolve(GenerationPlanStore).set("site_one", { mode: "saas", pages: [], community: false });
     r.cache.invalidate("site_one");
     expect(r.cache.peek("site_one")).toBeUndefined();
     r.resetReads();
     const first = await r.cache.get("site_one");
-    expect(r.reads()).toBe(1);
+    // The project and its plan (generation's record: the type).
+    expect(r.reads()).toBe(2);
     expect(first).toEqual({
       id: "site_one",
       owner_id: "acct_owner",
@@ -121,7 +122,7 @@ describe("projects in memory for site hosts (ProjectCache)", () => {
     const r = rig();
     const logo = `data:image/png;base64,${"A".repeat(20_000)}`;
     for (const id of ["site_a", "site_b", "site_c"]) await r.store.insert(project(id, { logo_image: logo }));
-    const small = new ProjectCache(r.store, r.reposite.container.resolve(EVENTS), { maxBytes: 45_000 });
+    const small = new ProjectCache(r.store, r.reposite.container.resolve(GenerationPlanStore), r.reposite.container.resolve(EVENTS), { maxBytes: 45_000 });
     await small.get("site_a");
     await small.get("site_b");
     small.peek("site_a"); // a is now the most recently asked-for

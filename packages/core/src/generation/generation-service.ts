@@ -9,7 +9,6 @@ import type { JobView } from "../jobs/job.js";
 import { JobsService, type JobOutcome, type JobWork, type StartJobSpec } from "../jobs/jobs-service.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
 import { logoSource, type PageKind, type ProjectRecord, type ProjectType, type Wizard } from "../projects/project.js";
-import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { assertTypeAllowed } from "../repo-access/project-type-rule.js";
 import { RepoAccessService } from "../repo-access/repo-access-service.js";
@@ -18,11 +17,11 @@ import { DEFAULT_ARCHIVE_LIMITS, sourceTreeFromArchive } from "../repo-analysis/
 import { renderPage } from "../rendering/index.js";
 import { SiteImages } from "../sites/site-images.js";
 import { RateLimiter } from "../util/rate-limiter.js";
-import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import { generateSchema, type GenerationStarted } from "./generation-input.js";
 import { assertInstructionsLength, splitInstructions } from "./instructions.js";
 import type { PageAuthor, PageRequest } from "./page-author.js";
+import { GenerationPlanStore } from "./plan-store.js";
 
 /** The author that writes pages: the AI author with a model configured, else the README author. */
 export const PAGE_AUTHOR: InjectionToken<PageAuthor> = Symbol.for("reposite.PageAuthor");
@@ -57,7 +56,6 @@ const underWayKey = (ownerId: string) => `generations-under-way:${ownerId}`;
 export class GenerationService {
   constructor(
     @inject(ProjectsService) private readonly projects: ProjectsService,
-    @inject(ProjectStore) private readonly store: ProjectStore,
     @inject(PageVersionsService) private readonly versions: PageVersionsService,
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(RepoAccessService) private readonly repoAccess: RepoAccessService,
@@ -68,13 +66,14 @@ export class GenerationService {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(HostingAvailability) private readonly hosting: HostingAvailability,
     @inject(SiteImages) private readonly images: SiteImages,
+    @inject(GenerationPlanStore) private readonly plans: GenerationPlanStore,
   ) {}
 
   async generate(ownerId: string, siteId: string, input: unknown): Promise<GenerationStarted> {
     const body = parseInput(generateSchema, input);
     assertInstructionsLength(body.instructions);
     const project = await this.projects.getOwned(ownerId, siteId);
-    const plan = planOf(project, body);
+    const plan = planOf(await this.plans.get(siteId), body);
     assertTypeAllowed(project.repository, plan.type);
     if (plan.type === "saas" && !this.hosting.on) {
       throw new RepositeError(503, "This server does not host apps, so it cannot make a saas site. Choose website or landing.", "hosting_unavailable");
@@ -95,7 +94,7 @@ export class GenerationService {
     const first = await this.locks.withLock(underWayKey(ownerId), async () => {
       const underWay = await this.takeGenerationSlot(ownerId);
       if (plan.fullPlan) {
-        await this.store.modify(siteId, (record) => ({ ...record, wizard: plan.wizard, updated_at: formatTimestamp(this.clock.now()) }));
+        await this.plans.set(siteId, plan.wizard);
       }
       const started = await this.jobs.start(this.jobSpec(context, 0), this.pageWork(context, 0));
       await this.storage.setItem(underWayKey(ownerId), [...underWay, started.job_id]);
@@ -244,8 +243,7 @@ interface GenerationContext {
 }
 
 /** The spec's rules for what a request generates. */
-function planOf(project: ProjectRecord, body: ReturnType<typeof generateSchema.parse>): Plan {
-  const current = project.wizard;
+function planOf(current: Wizard | null, body: ReturnType<typeof generateSchema.parse>): Plan {
   if (body.mode) {
     if (body.kind && body.kind !== "template") {
       throw invalid("Send either a plan (mode and pages) or one page (kind), not both.", "kind");

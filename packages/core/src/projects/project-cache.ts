@@ -1,7 +1,8 @@
 import { inject, injectable, type InjectionToken } from "tsyringe";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { isWellFormedId } from "../util/record-ids.js";
-import { logoSource, type ColorMode, type ProjectRecord, type ProjectType } from "./project.js";
+import { GenerationPlanStore } from "../generation/plan-store.js";
+import { logoSource, type ColorMode, type ProjectRecord, type ProjectType, type Wizard } from "./project.js";
 import { PROJECT_CHANGED_CHANNEL } from "./project-events.js";
 import { ProjectStore } from "./project-store.js";
 
@@ -61,6 +62,7 @@ export class ProjectCache {
 
   constructor(
     @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(GenerationPlanStore) private readonly plans: GenerationPlanStore,
     @inject(EVENTS) events: EventBus,
     @inject(PROJECT_CACHE_SETTINGS, { isOptional: true }) settings?: Partial<ProjectCacheSettings>,
   ) {
@@ -120,8 +122,8 @@ export class ProjectCache {
   }
 
   private async load(id: string): Promise<CachedProject | null> {
-    const record = isWellFormedId(id, "site") ? await this.store.get(id) : null;
-    const value = record ? cachedProject(record) : null;
+    const [record, plan] = isWellFormedId(id, "site") ? await Promise.all([this.store.get(id), this.plans.get(id)]) : [null, null];
+    const value = record ? cachedProject(record, plan) : null;
     if (this.changedWhileLoading.has(id)) return value;
     const bytes = ENTRY_OVERHEAD_BYTES + (value ? value.logo.length + value.design.length + value.repository_url.length + value.id.length + value.owner_id.length : 0);
     this.drop(id);
@@ -145,7 +147,7 @@ export class ProjectCache {
   }
 }
 
-function cachedProject(record: ProjectRecord): CachedProject {
+function cachedProject(record: ProjectRecord, plan: Wizard | null): CachedProject {
   return {
     id: record.id,
     owner_id: record.owner_id,
@@ -153,7 +155,7 @@ function cachedProject(record: ProjectRecord): CachedProject {
     design: record.design,
     color_mode: record.color_mode,
     logo: logoSource(record),
-    type: record.wizard?.mode ?? "landing",
+    type: plan?.mode ?? "landing",
     repository_url: record.repository.url,
   };
 }

@@ -17,6 +17,7 @@ interface MovedField {
 
 export const MOVED_PROJECT_FIELDS: readonly MovedField[] = [
   { field: "deployment", owner: "hosting", key: (siteId) => `deployments:${siteId}` },
+  { field: "wizard", owner: "generation", key: (siteId) => `plans:${siteId}` },
 ];
 
 const PROJECT_PREFIX = "projects:";

@@ -23,8 +23,9 @@ export interface ProjectRepository {
 
 /**
  * What is stored for a project (`projects:<site_id>`): its own fields. Its hosted app is hosting's
- * record (`DeploymentStore`, `deployments:<site_id>`); records from before the split are moved
- * there once (`ProjectRecordsSplit`).
+ * record (`DeploymentStore`, `deployments:<site_id>`), its generation plan generation's
+ * (`GenerationPlanStore`, `plans:<site_id>`); records from before the split are moved there once
+ * (`ProjectRecordsSplit`).
  */
 export interface ProjectRecord {
   id: string;
@@ -46,7 +47,6 @@ export interface ProjectRecord {
    */
   logo_image?: string;
   auth_redirect_to_app: boolean;
-  wizard: Wizard | null;
   /** The current version of each page that has one. */
   current_pages: Partial<Record<PageKind, string>>;
   visits: number;

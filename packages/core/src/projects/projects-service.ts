@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import { findDesign, pickDesign } from "../designs/index.js";
+import { GenerationPlanStore } from "../generation/plan-store.js";
 import { notFound, unprocessable } from "../errors.js";
 import { shownStatus, type DeploymentRecord } from "../hosting/deployment-record.js";
 import { DeploymentStore } from "../hosting/deployment-store.js";
@@ -13,7 +14,7 @@ import { isWellFormedId } from "../util/record-ids.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { DeploymentStatus } from "./deployment.js";
-import type { ProjectDetailView, ProjectRecord, ProjectView } from "./project.js";
+import type { ProjectDetailView, ProjectRecord, ProjectView, Wizard } from "./project.js";
 import { createProjectSchema, updateProjectSchema, type CreateProjectInput, type UpdateProjectInput } from "./project-input.js";
 import { LogoFetcher } from "./logo-fetcher.js";
 import { ProjectStore, type ProjectSummary } from "./project-store.js";
@@ -29,6 +30,7 @@ export class ProjectsService {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(DeploymentStore) private readonly deployments: DeploymentStore,
+    @inject(GenerationPlanStore) private readonly plans: GenerationPlanStore,
   ) {}
 
   /** A new project from a repository link; the design is picked from the repository when not given. */
@@ -62,12 +64,11 @@ export class ProjectsService {
       logo_url: "",
       logo_image: "",
       auth_redirect_to_app: false,
-      wizard: null,
       current_pages: {},
       visits: 0,
     };
     await this.store.insert(project);
-    return this.detailView(project, null);
+    return this.detailView(project, null, null);
   }
 
   /** The caller's project, or `404` when it is missing or someone else's (no difference is shown). */
@@ -79,7 +80,7 @@ export class ProjectsService {
 
   async get(ownerId: string, id: string): Promise<ProjectDetailView> {
     const project = await this.getOwned(ownerId, id);
-    return this.detailView(project, await this.deployments.get(id));
+    return this.detailView(project, await this.deployments.get(id), await this.plans.get(id));
   }
 
   /** The caller's projects, newest first (the owner index keeps creation order, finer than timestamps). */
@@ -105,7 +106,7 @@ export class ProjectsService {
       return { ...project, ...changes, ...logo, updated_at: formatTimestamp(this.clock.now()) };
     });
     if (!updated) throw notFound("Project not found.");
-    return this.detailView(updated, await this.deployments.get(id));
+    return this.detailView(updated, await this.deployments.get(id), await this.plans.get(id));
   }
 
   /**
@@ -147,9 +148,9 @@ export class ProjectsService {
     };
   }
 
-  private detailView(project: ProjectRecord, deployment: DeploymentRecord | null): ProjectDetailView {
+  private detailView(project: ProjectRecord, deployment: DeploymentRecord | null, plan: Wizard | null): ProjectDetailView {
     // The spec shows a landing page's plan as null: it is one page, with nothing to list.
-    const wizard = project.wizard?.mode === "landing" ? null : project.wizard;
+    const wizard = plan?.mode === "landing" ? null : plan;
     return { ...this.view(project, deployment ? shownStatus(deployment) : null), wizard, deployment: deployment ? { status: shownStatus(deployment), url: deployment.url } : null };
   }
 }

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { ForumService } from "../community/forum-service.js";
 import { notFound } from "../errors.js";
+import { GenerationPlanStore } from "../generation/plan-store.js";
 import { HostingService } from "../hosting/hosting-service.js";
 import { MembersService } from "../members/members-service.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
@@ -62,6 +63,7 @@ export class ProjectRemoval {
     @inject(CLOCK) private readonly clock: Clock,
     @inject(HostingService) private readonly hosting: HostingService,
     @inject(SiteImages) private readonly images: SiteImages,
+    @inject(GenerationPlanStore) private readonly plans: GenerationPlanStore,
   ) {}
 
   /** Deletes the caller's project, or purges what a deleted one left; `404` for anyone else. */
@@ -73,6 +75,8 @@ export class ProjectRemoval {
       if ((project?.owner_id ?? deleted?.owner_id) !== ownerId) throw notFound("Project not found.");
       // The hosted app goes with the project either way: its containers, images, data and runs.
       if (project) await this.hosting.removeApp(siteId);
+      // So does its generation plan (generation's record).
+      if (project) await this.plans.remove(siteId);
       if (!options.purge) {
         if (!project) {
           throw notFound("Project not found: it was deleted and its site is still up. DELETE it with purge=1 to take the site down and remove what it holds.");

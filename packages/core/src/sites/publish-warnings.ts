@@ -1,15 +1,15 @@
 import type { PublishWarning } from "@reposite/contract";
 import type { DeploymentRecord } from "../hosting/deployment-record.js";
-import type { ProjectRecord } from "../projects/project.js";
+import type { Wizard } from "../projects/project.js";
 
 /**
  * What a visitor of the published site would run into, said in the publish answer (the site is
  * published all the same). A `saas` site's main button leads to `/app/` (`createContext` in
  * rendering), which is empty until an app has run there once.
  */
-export function publishWarnings(project: Pick<ProjectRecord, "wizard">, deployment: Pick<DeploymentRecord, "container"> | null): PublishWarning[] {
+export function publishWarnings(plan: Pick<Wizard, "mode"> | null, deployment: Pick<DeploymentRecord, "container"> | null): PublishWarning[] {
   const warnings: PublishWarning[] = [];
-  if (project.wizard?.mode === "saas" && !deployment?.container) {
+  if (plan?.mode === "saas" && !deployment?.container) {
     warnings.push({
       code: "app_not_deployed",
       message:

@@ -5,6 +5,7 @@ import { CONFIG, siteUrl, type RepositeConfig } from "../config.js";
 import type { Design } from "../designs/design.js";
 import { findDesign, pickDesign } from "../designs/index.js";
 import { conflict, notFound, unprocessable } from "../errors.js";
+import { GenerationPlanStore } from "../generation/plan-store.js";
 import { DeploymentStore } from "../hosting/deployment-store.js";
 import { PAGE_KINDS, type PageVersionRecord } from "../pages/page-version.js";
 import { PageVersionsService } from "../pages/page-versions-service.js";
@@ -12,7 +13,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { SEARCH_NOTIFIER, type SearchNotifier } from "../ports/search-notifier.js";
-import { logoSource, type ColorMode, type PageKind, type ProjectRecord } from "../projects/project.js";
+import { logoSource, type ColorMode, type PageKind, type ProjectRecord, type Wizard } from "../projects/project.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { PAGE_PATHS, renderNotFoundPage, renderPage, type SiteContext } from "../rendering/index.js";
@@ -69,6 +70,7 @@ export class PublishingService {
     @inject(EVENTS) private readonly events: EventBus,
     @inject(SiteImages) private readonly images: SiteImages,
     @inject(DeploymentStore) private readonly deployments: DeploymentStore,
+    @inject(GenerationPlanStore) private readonly plans: GenerationPlanStore,
     @inject(SEARCH_NOTIFIER, { isOptional: true }) private readonly notifier?: SearchNotifier,
   ) {}
 
@@ -136,11 +138,12 @@ export class PublishingService {
       const url = siteUrl(this.config, slug);
       const previous = await this.sites.getBySite(siteId);
       const now = this.clock.now();
-      const community = discourse ?? project.wizard?.community ?? false;
+      const plan = await this.plans.get(siteId);
+      const community = discourse ?? plan?.community ?? false;
       const pages = records.map((record) => record.kind);
       const look: SiteLook = { design: designOf(project), colorMode: project.color_mode };
       const design = look.design;
-      const context = siteContext(project, pages, community, now, look.colorMode);
+      const context = siteContext(project, plan, pages, community, now, look.colorMode);
       const earlier = previous?.files ?? {};
 
       const files: Record<string, PublishedFile> = {};
@@ -183,7 +186,7 @@ export class PublishingService {
       };
       await this.save(site, previous, [preview]);
       this.notifySearch(site, changedPages(site, previous));
-      return { url, pages, warnings: publishWarnings(project, await this.deployments.get(project.id)) };
+      return { url, pages, warnings: publishWarnings(plan, await this.deployments.get(project.id)) };
     });
   }
 
@@ -208,7 +211,8 @@ export class PublishingService {
       const files = { ...previous.files };
       const pages = PAGE_KINDS.filter((each) => each === kind || previous.pages.includes(each));
       const look: SiteLook = { design: findDesign(previous.design) ?? designOf(project), colorMode: previous.color_mode ?? project.color_mode };
-      const context = siteContext(project, pages, previous.community, now, look.colorMode);
+      const plan = await this.plans.get(siteId);
+      const context = siteContext(project, plan, pages, previous.community, now, look.colorMode);
       const page = this.pageFile(project, previous.url, record, look, context, previous.files, now);
       files[page.path] = page;
       // The copied pictures the pages show now, and no others (SiteImages).
@@ -219,7 +223,7 @@ export class PublishingService {
       const site: PublishedSite = { ...previous, color_mode: look.colorMode, pages, files, published_at: iso(now), revision: previous.revision + 1 };
       await this.save(site, previous);
       this.notifySearch(site, changedPages(site, previous));
-      return { url: site.url, pages, warnings: publishWarnings(project, await this.deployments.get(project.id)) };
+      return { url: site.url, pages, warnings: publishWarnings(plan, await this.deployments.get(project.id)) };
     });
   }
 
@@ -421,12 +425,12 @@ function designOf(project: ProjectRecord): Design {
   return findDesign(project.design) ?? pickDesign({ name: project.repository.name, description: project.repository.description, topics: project.repository.topics });
 }
 
-function siteContext(project: ProjectRecord, pages: PageKind[], community: boolean, now: Date, colorMode: ColorMode): SiteContext {
+function siteContext(project: ProjectRecord, plan: Wizard | null, pages: PageKind[], community: boolean, now: Date, colorMode: ColorMode): SiteContext {
   return {
     name: project.name,
     logoUrl: logoSource(project),
     colorMode,
-    type: project.wizard?.mode ?? "landing",
+    type: plan?.mode ?? "landing",
     repositoryUrl: project.repository.url,
     appPath: "/app/",
     pages,

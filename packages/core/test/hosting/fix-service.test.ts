@@ -2,7 +2,7 @@ import { createMemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeployRunStore } from "../../src/hosting/deploy-run-store.js";
 import { FIX_SYSTEM_PROMPT } from "../../src/hosting/fix/fix-prompt.js";
-import { DeploymentStore, type Diagnosis, type LanguageModel, RepositeError, type TextStreamRequest } from "../../src/index.js";
+import { DeploymentStore, RepositeError, type Diagnosis, type LanguageModel, type TextStreamRequest } from "../../src/index.js";
 import { startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 
 const SECRET = "sk_live_abcdef123";

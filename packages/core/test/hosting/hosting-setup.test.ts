@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BARE_BASE_IMAGES, DeploymentStore, MASKED_VALUE, type RecordStorage, STORAGE } from "../../src/index.js";
+import { BARE_BASE_IMAGES, DeploymentStore, MASKED_VALUE, STORAGE, type RecordStorage } from "../../src/index.js";
 import { get, startHostingHarness, type HostingHarness } from "./hosting-harness.js";
 import { AppChanges } from "../../src/hosting/app-changes.js";
 

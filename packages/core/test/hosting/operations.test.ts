@@ -1,6 +1,6 @@
 import { createMemoryContainerRuntime, type MemoryContainerRuntime } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContainerSpec, DeploymentStore } from "../../src/index.js";
+import { DeploymentStore, type ContainerSpec } from "../../src/index.js";
 import { volumeName } from "../../src/hosting/app-names.js";
 import { get, startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-harness.js";
 

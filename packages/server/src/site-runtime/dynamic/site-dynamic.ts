@@ -3,6 +3,7 @@ import {
   DESIGNS,
   DiscourseHandOff,
   findDesign,
+  GenerationPlanStore,
   logoSource,
   renderSitePage,
   RepositeError,
@@ -14,6 +15,7 @@ import {
   type Reposite,
   type SafeHtml,
   type SiteContext,
+  type Wizard,
 } from "@reposite/core";
 import type { H3Event } from "h3";
 import { assertSameOrigin } from "../../http/browser-session.js";
@@ -94,6 +96,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
   const { members, forum } = reposite;
   const clock = reposite.container.resolve<Clock>(CLOCK);
   const discourseHandOff = reposite.container.resolve(DiscourseHandOff);
+  const plans = reposite.container.resolve(GenerationPlanStore);
 
   function render(req: Pick<SiteRequest, "design" | "context">, title: string, body: SafeHtml, status = 200, extra: Record<string, string> = {}, noindex = true): Response {
     return page(renderSitePage(req.design, req.context, { title, bodyHtml: body, noindex }), status, extra);
@@ -267,12 +270,13 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
     let req: SiteRequest | undefined;
     try {
       const project = await projectOf(reposite, site);
+      const plan = project ? await plans.get(project.id) : null;
       req = {
         event,
         site,
         project,
         design: findDesign(site.design) ?? (project ? findDesign(project.design) : undefined) ?? DESIGNS[0]!,
-        context: siteContext(site, project, clock),
+        context: siteContext(site, project, plan, clock),
         url: new URL(event.req.url),
         current: await currentMember(members, event, site),
       };
@@ -280,7 +284,7 @@ export function createSiteDynamicHandler(reposite: Reposite, options: SiteDynami
     } catch (error) {
       if (req && RepositeError.isInstance(error)) return errorPage(req, error);
       console.error(`[reposite] [site] ${event.req.method} ${event.url.pathname} on ${site.slug} failed:`, error);
-      const shell = req ?? { design: findDesign(site.design) ?? DESIGNS[0]!, context: siteContext(site, null, clock) };
+      const shell = req ?? { design: findDesign(site.design) ?? DESIGNS[0]!, context: siteContext(site, null, null, clock) };
       const title = "Something went wrong";
       return render(shell, title, messageBody(title, "Something went wrong on our side. Try again in a moment."), 500);
     }
@@ -313,13 +317,13 @@ async function projectOf(reposite: Reposite, site: PublishedSiteInfo): Promise<P
 }
 
 /** What the design's frame needs: the published menu and forum switch, the project's logo and look. */
-function siteContext(site: PublishedSiteInfo, project: ProjectRecord | null, clock: Clock): SiteContext {
+function siteContext(site: PublishedSiteInfo, project: ProjectRecord | null, plan: Wizard | null, clock: Clock): SiteContext {
   return {
     name: site.name,
     logoUrl: project ? logoSource(project) : "",
     // The look the site was published with, so these pages match its others until the next publish.
     colorMode: site.color_mode ?? project?.color_mode ?? "",
-    type: project?.wizard?.mode ?? "landing",
+    type: plan?.mode ?? "landing",
     repositoryUrl: project?.repository.url ?? "",
     appPath: "/app/",
     pages: site.pages,
