@@ -149,10 +149,10 @@ function hostingFromEnv(env: NodeJS.ProcessEnv): Partial<HostingSettings> {
     ...(env.REPOSITE_APP_LABELS ? { labels: Object.fromEntries(pairs(env.REPOSITE_APP_LABELS, "REPOSITE_APP_LABELS")) } : {}),
     ...(env.REPOSITE_DISK_LIMIT_MB ? { diskLimitMb: wholeNumber(env.REPOSITE_DISK_LIMIT_MB, "REPOSITE_DISK_LIMIT_MB") } : {}),
     ...(env.REPOSITE_DISK_CHECK_SECONDS ? { diskCheckIntervalMs: wholeNumber(env.REPOSITE_DISK_CHECK_SECONDS, "REPOSITE_DISK_CHECK_SECONDS") * 1000 } : {}),
-  };
-}
     // Replicas on one database: a replica silent this long is dead and its runs are taken over (15 by default).
     ...(env.REPOSITE_REPLICA_LEASE_SECONDS ? { replicaLeaseMs: wholeNumber(env.REPOSITE_REPLICA_LEASE_SECONDS, "REPOSITE_REPLICA_LEASE_SECONDS", 2) * 1000 } : {}),
+  };
+}
 
 /** REPOSITE_HOSTING: `off` turns app hosting off; anything else (or nothing) looks for Docker at start. */
 function hostingSwitch(value: string | undefined): "detect" | "off" {
