@@ -20,7 +20,6 @@ function project(id: string, changes: Partial<ProjectRecord> = {}): ProjectRecor
     logo_url: "",
     logo_image: "",
     auth_redirect_to_app: false,
-    current_pages: {},
     visits: 0,
     ...changes,
   };

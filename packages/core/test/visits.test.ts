@@ -108,7 +108,6 @@ function project(id: string, visits = 0): ProjectRecord {
     color_mode: "",
     logo_url: "",
     auth_redirect_to_app: false,
-    current_pages: {},
     visits,
   };
 }

@@ -6,7 +6,8 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
-import type { PageKind, ProjectRecord } from "../projects/project.js";
+import type { PageKind } from "../projects/project.js";
+import { ProjectRecordsSplit } from "../projects/project-records-split.js";
 import { ProjectStore } from "../projects/project-store.js";
 import { ProjectsService } from "../projects/projects-service.js";
 import { isWellFormedId } from "../util/record-ids.js";
@@ -22,6 +23,11 @@ import {
 
 const versionKey = (id: string) => `page-versions:${id}`;
 const historyKey = (siteId: string, kind: PageKind) => `page-history:${siteId}:${kind}`;
+/** Which version of each page is current: this module's record of the project, under a lock of its own. */
+const currentKey = (siteId: string) => `current-pages:${siteId}`;
+
+/** The current version of each page that has one. */
+type CurrentPages = Partial<Record<PageKind, string>>;
 
 /** Each page's history of versions; one version per page is current. */
 @injectable()
@@ -33,17 +39,19 @@ export class PageVersionsService {
     @inject(LOCKS) private readonly locks: Locks,
     @inject(ProjectsService) private readonly projects: ProjectsService,
     @inject(ProjectStore) private readonly store: ProjectStore,
+    @inject(ProjectRecordsSplit) private readonly split: ProjectRecordsSplit,
   ) {}
 
   /** Versions of the project's pages (of one kind when given), newest first, without HTML. */
   async list(ownerId: string, siteId: string, kind?: string): Promise<PageVersionView[]> {
-    const project = await this.projects.getOwned(ownerId, siteId);
+    await this.projects.getOwned(ownerId, siteId);
+    const current = await this.current(siteId);
     const kinds = kind === undefined || kind === "" ? PAGE_KINDS : [parseInput(pageKindSchema, kind)];
     const versions: PageVersionView[] = [];
     for (const each of kinds) {
       const ids = (await this.storage.getItem<string[]>(historyKey(siteId, each))) ?? [];
       const records = await Promise.all(ids.map((id) => this.storage.getItem<PageVersionRecord>(versionKey(id))));
-      for (const record of records.reverse()) if (record) versions.push(view(record, project));
+      for (const record of records.reverse()) if (record) versions.push(view(record, current));
     }
     return versions;
   }
@@ -51,8 +59,8 @@ export class PageVersionsService {
   async get(ownerId: string, versionId: string): Promise<PageVersionDetail> {
     const record = isWellFormedId(versionId, "ver") ? await this.storage.getItem<PageVersionRecord>(versionKey(versionId)) : null;
     if (!record || record.owner_id !== ownerId) throw notFound("Page version not found.");
-    const project = await this.projects.getOwned(ownerId, record.site_id);
-    return { ...view(record, project), html: record.html };
+    await this.projects.getOwned(ownerId, record.site_id);
+    return { ...view(record, await this.current(record.site_id)), html: record.html };
   }
 
   /** The owner's own HTML for a page; it becomes the current version. */
@@ -95,8 +103,7 @@ export class PageVersionsService {
       const ids = (await this.storage.getItem<string[]>(historyKey(input.siteId, input.kind))) ?? [];
       await this.storage.setItem(historyKey(input.siteId, input.kind), [...ids, record.id]);
     });
-    const project = await this.setCurrent(input.siteId, input.kind, record.id);
-    return view(record, project);
+    return view(record, await this.setCurrent(input.siteId, input.kind, record.id));
   }
 
   /** Makes an earlier version of a page current again. */
@@ -113,10 +120,8 @@ export class PageVersionsService {
 
   /** The current version of every page that has one, for publishing. */
   async currentPages(ownerId: string, siteId: string): Promise<PageVersionRecord[]> {
-    const project = await this.projects.getOwned(ownerId, siteId);
-    const records = await Promise.all(
-      Object.values(project.current_pages ?? {}).map((id) => this.storage.getItem<PageVersionRecord>(versionKey(id))),
-    );
+    await this.projects.getOwned(ownerId, siteId);
+    const records = await Promise.all(Object.values(await this.current(siteId)).map((id) => this.storage.getItem<PageVersionRecord>(versionKey(id))));
     return records.filter((record): record is PageVersionRecord => record !== null);
   }
 
@@ -131,19 +136,27 @@ export class PageVersionsService {
         await this.storage.removeItem(historyKey(siteId, kind));
       });
     }
+    await this.locks.withLock(currentKey(siteId), () => this.storage.removeItem(currentKey(siteId)));
   }
 
-  private async setCurrent(siteId: string, kind: PageKind, versionId: string): Promise<ProjectRecord> {
-    const updated = await this.store.modify(siteId, (project) => ({
-      ...project,
-      current_pages: { ...project.current_pages, [kind]: versionId },
-    }));
-    if (!updated) throw notFound("Project not found.");
-    return updated;
+  private async current(siteId: string): Promise<CurrentPages> {
+    await this.split.ready();
+    return (await this.storage.getItem<CurrentPages>(currentKey(siteId))) ?? {};
+  }
+
+  /** Under the pages' own lock: a page made current never waits on a project write or a deploy. */
+  private async setCurrent(siteId: string, kind: PageKind, versionId: string): Promise<CurrentPages> {
+    if (!(await this.store.get(siteId))) throw notFound("Project not found.");
+    await this.split.ready();
+    return this.locks.withLock(currentKey(siteId), async () => {
+      const current = { ...(await this.storage.getItem<CurrentPages>(currentKey(siteId))), [kind]: versionId };
+      await this.storage.setItem(currentKey(siteId), current);
+      return current;
+    });
   }
 }
 
-function view(record: PageVersionRecord, project: ProjectRecord): PageVersionView {
+function view(record: PageVersionRecord, current: CurrentPages): PageVersionView {
   return {
     id: record.id,
     kind: record.kind,
@@ -151,6 +164,6 @@ function view(record: PageVersionRecord, project: ProjectRecord): PageVersionVie
     source: record.source,
     design: record.design,
     created_at: record.created_at,
-    current: project.current_pages?.[record.kind] === record.id,
+    current: current[record.kind] === record.id,
   };
 }

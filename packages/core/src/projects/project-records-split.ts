@@ -18,6 +18,7 @@ interface MovedField {
 export const MOVED_PROJECT_FIELDS: readonly MovedField[] = [
   { field: "deployment", owner: "hosting", key: (siteId) => `deployments:${siteId}` },
   { field: "wizard", owner: "generation", key: (siteId) => `plans:${siteId}` },
+  { field: "current_pages", owner: "pages", key: (siteId) => `current-pages:${siteId}` },
 ];
 
 const PROJECT_PREFIX = "projects:";

@@ -47,8 +47,6 @@ export interface ProjectRecord {
    */
   logo_image?: string;
   auth_redirect_to_app: boolean;
-  /** The current version of each page that has one. */
-  current_pages: Partial<Record<PageKind, string>>;
   visits: number;
 }
 

@@ -64,7 +64,6 @@ export class ProjectsService {
       logo_url: "",
       logo_image: "",
       auth_redirect_to_app: false,
-      current_pages: {},
       visits: 0,
     };
     await this.store.insert(project);

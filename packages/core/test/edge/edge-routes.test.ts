@@ -25,7 +25,6 @@ function project(id: string, slug: string, changes: Partial<ProjectRecord> = {})
     logo_url: "",
     logo_image: "",
     auth_redirect_to_app: false,
-    current_pages: {},
     visits: 0,
     ...changes,
   };

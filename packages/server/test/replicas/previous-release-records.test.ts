@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "../server-process.js";
 
 // A data directory written by the release before hosting's records were split from the project
-// record (`fixtures/previous-release`: its project records embed `deployment` and `wizard`) is
-// served the same by `reposite serve` now: the list, each project, its app, its env and its page
-// versions answer what that release answered, the app moved to `deployments:<site_id>` and the plan
-// to `plans:<site_id>` once, and a second start changes nothing.
+// record (`fixtures/previous-release`: its project records embed `deployment`, `wizard` and
+// `current_pages`) is served the same by `reposite serve` now: the list, each project, its app, its
+// env and its page versions (which is current) answer what that release answered; the app moved to
+// `deployments:<site_id>`, the plan to `plans:<site_id>` and the current pages to
+// `current-pages:<site_id>` once, and a second start changes nothing.
 
 const engine = await dockerForTests();
 const FIXTURE = join(import.meta.dirname, "fixtures/previous-release");
@@ -70,7 +71,7 @@ describe.skipIf(!engine.available)("a data directory of the previous release", (
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("answers the list, the projects, the app and its env as that release did, with the app and the plan in records of their own", async () => {
+  it("answers the list, the projects, the app and its env as that release did, with the app, the plan and the current pages in records of their own", async () => {
     expect("deployment" in (await record(`projects:${captured.app}`))).toBe(true);
     await start();
     expect(await answers()).toEqual(captured.answers);
@@ -83,6 +84,8 @@ describe.skipIf(!engine.available)("a data directory of the previous release", (
     expect("wizard" in (await record(`projects:${captured.plain}`))).toBe(false);
     expect(await record(`plans:${captured.plain}`)).toEqual({ mode: "website", pages: ["about", "faq"], community: false });
     expect(existsSync(join(dataDir, "records", "plans", captured.app))).toBe(false);
+    expect("current_pages" in (await record(`projects:${captured.plain}`))).toBe(false);
+    expect(Object.keys(await record(`current-pages:${captured.plain}`)).sort()).toEqual(["about", "template"]);
 
     // A second start finds the step done and serves the same.
     await server!.stop();
