@@ -54,7 +54,7 @@ export class ProjectRecordsSplit {
     return done;
   }
 
-  /** Moves the fields still embedded anywhere; answers how many project records it changed. */
+  /** Moves the fields still embedded anywhere; answers how many it moved (one per field and project). */
   async run(): Promise<number> {
     let changed = 0;
     for (const moved of MOVED_PROJECT_FIELDS) {
