@@ -17,8 +17,17 @@ export interface NginxEdgeSettings {
   dir: string;
   /** Believe the visitor's `X-Forwarded-For`/`-Proto` (REPOSITE_TRUST_PROXY: another proxy sits in front). */
   trustProxy: boolean;
-  /** How long old workers may finish requests after a reload or at shutdown (seconds). */
+  /**
+   * How long nginx may take to stop (seconds); the supervisor kills it after that. Not the bound of
+   * old workers after a reload: see `reloadDrainSeconds`.
+   */
   shutdownSeconds: number;
+  /**
+   * How long old workers may finish their requests after a reload (seconds; default
+   * `RELOAD_DRAIN_SECONDS`): streams through them (job streams, SSE, WebSockets to Reposite) are
+   * cut after this, and every route change reloads.
+   */
+  reloadDrainSeconds?: number;
   /** Worker processes; default `auto` (one per core). */
   workers?: number | "auto";
   /** The user nginx's workers run as (a master started as root only): they must read `sites.dir`. */
@@ -30,6 +39,13 @@ export interface NginxEdgeSettings {
   /** Answer the 503/502 pages of apps that are not up from files (`nginx-app-pages.ts`); without it Reposite answers them. */
   appPages?: NginxAppPagesSettings;
 }
+
+/**
+ * Default bound of old workers after a reload (seconds), as ingress-nginx's 240 s: long enough for a
+ * client following a build's job stream or a dashboard's events to finish or reconnect (the SDK,
+ * CLI and dashboard resume job streams with `from`).
+ */
+export const RELOAD_DRAIN_SECONDS = 240;
 
 /** The upstream name of Reposite's own process: the map's default, so whatever no app takes goes there. */
 export const NODE_UPSTREAM = "reposite_node";
@@ -79,7 +95,8 @@ function mainConfig(settings: NginxEdgeSettings): string {
     `worker_processes ${settings.workers ?? "auto"};`,
     `pid ${dir}/nginx.pid;`,
     `error_log ${dir}/error.log warn;`,
-    `worker_shutdown_timeout ${Math.max(1, Math.round(settings.shutdownSeconds))}s;`,
+    // Old workers' bound after a reload; at a stop the supervisor kills nginx after `shutdownSeconds` anyway.
+    `worker_shutdown_timeout ${Math.max(1, Math.round(settings.reloadDrainSeconds ?? Math.max(RELOAD_DRAIN_SECONDS, settings.shutdownSeconds)))}s;`,
     "events {",
     "  worker_connections 4096;",
     "}",

@@ -290,8 +290,19 @@ export class AppContainers {
   /** Stops the app's container (kept, so its output can still be read) and saves `stopped`. */
   async stop(siteId: string): Promise<DeploymentRecord | null> {
     const runtime = this.availability.runtime();
-    const container = (await this.deployments.get(siteId))?.container;
-    if (container) await runtime.stopContainer(container.id, this.settings.stopGraceSeconds);
+    const record = await this.deployments.get(siteId);
+    const container = record?.container;
+    if (container) {
+      // Visitors get the stopped page at once, also from a proxy in front (the nginx edge's reload), not its 502.
+      this.routes.set(siteId, { status: "stopped", target: null });
+      await this.routes.applied(siteId);
+      try {
+        await runtime.stopContainer(container.id, this.settings.stopGraceSeconds);
+      } catch (error) {
+        this.routes.set(siteId, routeOf(record));
+        throw error;
+      }
+    }
     const updated = await this.deployments.update(siteId, (record) => (container ? { ...record, status: "stopped", updated_at: this.now() } : record));
     if (updated) this.publish(siteId, updated);
     return updated;
@@ -305,6 +316,8 @@ export class AppContainers {
     const runtime = this.availability.runtime();
     this.routes.delete(siteId);
     this.sharing.announce(siteId, true);
+    // A proxy in front lets go of the app before its containers go (the nginx edge's reload), so no visitor gets its 502.
+    await this.routes.applied(siteId);
     const containers = await runtime.listContainers({ [LABEL_ROLE]: "app", [LABEL_SITE]: siteId, ...this.settings.labels });
     const saved = (await this.deployments.get(siteId))?.container;
     const ids = new Set([...containers.map((each) => each.id), ...(saved ? [saved.id] : [])]);

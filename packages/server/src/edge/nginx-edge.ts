@@ -135,6 +135,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   }
   servedVersion = first.version;
   count = 1;
+  /** The configurations nginx may still have workers of, oldest first (the current one last). */
+  const live: EdgeRoutes[] = [first];
   void nginx.exited.then((code) => {
     if (!closing) console.error(`[reposite] [edge] nginx exited unexpectedly (code ${code}); visitors get no answer on ${options.listen.hostname}:${options.listen.port}. See ${join(dir, "error.log")}.`);
   });
@@ -145,21 +147,28 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   const apply = async () => {
     timer = undefined;
     if (closing) return;
+    // The apps' 503 pages for their state now are on disk before nginx is told of that state.
+    await appPages?.settled();
     const routes = table.snapshot();
+    let oldWorkersGone: Promise<void> = Promise.resolve();
     try {
       if (await write(routes)) {
-        await nginx.reload();
+        ({ oldWorkersGone } = await nginx.reload());
         count += 1;
       }
       servedVersion = routes.version;
+      live.push(routes);
       served?.check();
     } catch (error) {
       console.error(`[reposite] [edge] routes version ${routes.version} were not applied; nginx keeps serving version ${servedVersion}: ${(error as Error).message}`);
       return;
     }
-    // Held targets that neither the table nor nginx names any more may now be drained and stopped.
-    const kept = new Set([...directTargets(routes), ...directTargets(table.snapshot())].map(key));
-    for (const [id, release] of holds) if (!kept.has(id)) (holds.delete(id), release());
+    // Held targets that no configuration with workers left (nor the table) names may now be drained and stopped.
+    void oldWorkersGone.then(() => {
+      live.splice(0, live.indexOf(routes));
+      const kept = new Set([...live, table.snapshot()].flatMap(directTargets).map(key));
+      for (const [id, release] of holds) if (!kept.has(id)) (holds.delete(id), release());
+    });
   };
   // A deploy says done once nginx sends to its new container (AppRoutes.applied waits on this).
   const served = appRoutes.get ? createServedRoutes(table, { get: appRoutes.get.bind(appRoutes) }, () => servedVersion) : null;

@@ -5,9 +5,15 @@ import { join } from "node:path";
 
 /** One nginx master process run in the foreground (`daemon off`), from `<dir>/nginx.conf`. */
 export interface NginxProcess {
-  /** Tells the master to load its configuration again; old workers finish their requests. Resolves once those workers are gone. */
-  reload(): Promise<void>;
-  /** Graceful stop (SIGQUIT), then SIGKILL once `timeoutMs` has passed. */
+  /**
+   * Tells the master to load its configuration again. Resolves once new workers serve it (new
+   * connections get it); `oldWorkersGone` resolves once the workers of every earlier configuration
+   * have finished their requests and exited. Not awaited by `reload` itself: a stream through an old
+   * worker (a client following its deploy's job stream) may last until after the deploy that waits
+   * for this reload says done.
+   */
+  reload(): Promise<{ oldWorkersGone: Promise<void> }>;
+  /** Graceful stop (SIGQUIT), then SIGKILL of the master and its workers once `timeoutMs` has passed. */
   stop(timeoutMs: number): Promise<void>;
   /** Resolves with the exit code when the master exits. */
   exited: Promise<number | null>;
@@ -45,18 +51,40 @@ export async function startNginx(binary: string, dir: string, listen: { hostname
     async reload() {
       const before = await workers(pid);
       process.kill(pid, "SIGHUP");
+      const running = () => child.exitCode === null && child.signalCode === null;
+      // The master starts the new workers once it has read the files; only then does it tell the old ones to finish.
+      for (const deadline = Date.now() + 10_000; running() && Date.now() < deadline; await sleep(20)) {
+        if ((await workers(pid)).some((worker) => !before.includes(worker))) break;
+      }
       // Old workers exit once their requests are done (bounded by worker_shutdown_timeout).
-      while ((await workers(pid)).some((worker) => before.includes(worker)) && child.exitCode === null) await sleep(50);
+      const oldWorkersGone = (async () => {
+        while (running() && (await workers(pid)).some((worker) => before.includes(worker))) await sleep(100);
+      })();
+      return { oldWorkersGone };
     },
     async stop(timeoutMs) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGQUIT");
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      // Workers outlive a killed master (and old ones may hold long streams for worker_shutdown_timeout): they go too.
+      const timer = setTimeout(() => {
+        void workers(pid).then((left) => {
+          left.forEach(killQuietly);
+          child.kill("SIGKILL");
+        });
+      }, timeoutMs);
       await exited;
       clearTimeout(timer);
     },
   };
 }
+
+const killQuietly = (pid: number) => {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+};
 
 /** The master's worker processes now (Linux: /proc lists a process's children). */
 async function workers(pid: number): Promise<number[]> {
