@@ -588,6 +588,8 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
     expect((await apiJson<{ status: string }>(`/app/sites/${sites.auto}/deployment/stop`, tokens.ada, { method: "POST" })).status).toBe("stopped");
     const stopped = await goneAnswer(slugs.auto, "/app/anything");
     expect(stopped.status).toBe(503);
+    // nginx answers it itself, with the Retry-After Node sends.
+    if (shape === "nginx") expect(stopped.headers["x-reposite-edge"]).toBe("nginx");
     expect(Number(stopped.headers["retry-after"])).toBeGreaterThan(0);
     expect(stopped.headers["content-type"]).toContain("text/html");
     expect(stopped.body).toContain("stopped");

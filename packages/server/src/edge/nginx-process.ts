@@ -52,9 +52,12 @@ export async function startNginx(binary: string, dir: string, listen: { hostname
       const before = await workers(pid);
       process.kill(pid, "SIGHUP");
       const running = () => child.exitCode === null && child.signalCode === null;
-      // The master starts the new workers once it has read the files; only then does it tell the old ones to finish.
+      // The master starts the new workers, then tells the old ones to finish: until an old worker has
+      // heard it ("is shutting down"), it still takes new connections and requests with the old routes.
       for (const deadline = Date.now() + 10_000; running() && Date.now() < deadline; await sleep(20)) {
-        if ((await workers(pid)).some((worker) => !before.includes(worker))) break;
+        const now = await workers(pid);
+        const titles = await Promise.all(now.filter((worker) => before.includes(worker)).map(title));
+        if (now.some((worker) => !before.includes(worker)) && titles.every((text) => !text.includes("worker process") || text.includes("shutting down"))) break;
       }
       // Old workers exit once their requests are done (bounded by worker_shutdown_timeout).
       const oldWorkersGone = (async () => {
@@ -85,6 +88,9 @@ const killQuietly = (pid: number) => {
     // Already gone.
   }
 };
+
+/** A process's title ("nginx: worker process is shutting down"); "" once it is gone. */
+const title = (pid: number) => readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
 
 /** The master's worker processes now (Linux: /proc lists a process's children). */
 async function workers(pid: number): Promise<number[]> {
