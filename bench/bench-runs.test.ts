@@ -45,6 +45,7 @@ describe.concurrent("the benchmarks run", () => {
     expect(code, output).toBe(0);
     expect(output).toMatch(/edge \/app\/ vs nginx proxy_pass: [\d.]+x/);
     expect(output).toMatch(/p99 added by the edge over direct: +[\d.-]+ ms/);
+    expect(output).toMatch(/members-only \/app\/ vs public \(auth_request with its cache\): [\d.]+x/);
   });
 
   it("npm run bench:readme: a site's pages from each real README", { timeout: 120_000 }, async () => {

@@ -4,7 +4,10 @@
 //   nginx      nginx proxy_pass written by hand (prefix removed, X-Forwarded-*, keep-alive upstream)
 //   edge       `startServer` with edge "nginx": the generated map $host + upstream per app
 // and one published page (gzip) as the edge serves it from its files, against a hand-written nginx
-// serving the same file (`edge page vs nginx static`).
+// serving the same file (`edge page vs nginx static`). Then a members-only copy of the site
+// (`auth_redirect_to_app`) whose app is the same one, through the edge as a signed-in member: nginx
+// asks Reposite's member gate (`auth_request`) and keeps its answer a few seconds, so the figure is
+// the gate with its cache, against the same app public (`members-only /app/ vs public`).
 // The app is a plain node:http server in its own process; wrk drives each target in turn. A
 // benchmark reports: it exits 0 whatever it measured, 1 when it could not run. See bench/README.md.
 
@@ -13,9 +16,11 @@ import { createServer as createHttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measureSiteMemory } from "./edge-memory.mjs";
-import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, handWrittenAppProxy, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, startChild, startNginx, which } from "./lib.mjs";
+import { LOAD_CPUS, PIN, SERVER_CPU, benchFailed, freePort, get, handWrittenAppProxy, loadSettings, loadWithWrk, median, missingBuild, nginxBinary, postForm, startChild, startNginx, which } from "./lib.mjs";
 
 const SLUG = "lumen";
+/** The members-only site: its own slug, the same app behind it. */
+const CLUB_SLUG = "lumen-club";
 const SETTINGS = loadSettings({ connections: 32 });
 /** The issue's targets: at least 0.9x a hand-written proxy_pass, at most 1 ms p99 added over direct. */
 const TARGETS = { nginxRatio: 0.9, addedP99Ms: 1.0, pageRatio: 0.9 };
@@ -42,7 +47,7 @@ async function runEdge(workDir, appPort) {
   const port = await freePort();
   const repoHost = {
     id: "bench",
-    parseLink: (link) => (link === "https://code.test/lumen-dev/lumen" ? { host: "bench", owner: "lumen-dev", name: "lumen", url: link } : null),
+    parseLink: (link) => (link.startsWith("https://code.test/lumen-dev/") ? { host: "bench", owner: "lumen-dev", name: link.split("/").pop(), url: link } : null),
     getRepository: async (repo) => ({ owner: repo.owner, name: repo.name, url: repo.url, private: false, description: "Status pages", topics: [], defaultBranch: "main" }),
     getReadme: async () => "# Lumen",
     getSourceArchive: async () => {
@@ -63,12 +68,41 @@ async function runEdge(workDir, appPort) {
   };
   await call(`/app/sites/${project.id}/versions`, { kind: "template", html: PAGE_HTML, name: "bench" });
   await call(`/app/sites/${project.id}/publish`, {});
+  const club = await membersOnlySite(reposite, account, call, appPort);
+  const clubHost = `${CLUB_SLUG}.localhost:${port}`;
+  const member = await signUpMember(port, clubHost);
   process.on("message", async (message) => {
     if (message !== "stop") return;
     await server.close();
     process.exit(0);
   });
-  process.send({ port, host: `${SLUG}.localhost:${port}`, siteDir: join(workDir, "data", "edge", "sites", SLUG, "current") });
+  process.send({ port, host: `${SLUG}.localhost:${port}`, siteDir: join(workDir, "data", "edge", "sites", SLUG, "current"), club: { id: club.id, host: clubHost, cookie: member } });
+}
+
+/**
+ * A second site whose app is the same app, members-only: published with a sign-in page, then
+ * `auth_redirect_to_app` set on its record (the API's rule also wants a deploy; the benchmark points
+ * the route at its app itself, as it does for the public site).
+ */
+async function membersOnlySite(reposite, account, call, appPort) {
+  const core = await import("@reposite/core");
+  const project = await reposite.projects.create(account.id, { repohost_url: "https://code.test/lumen-dev/lumen-club" });
+  const projects = reposite.container.resolve(core.ProjectStore);
+  await projects.modify(project.id, (record) => ({ ...record, slug: CLUB_SLUG }));
+  await call(`/app/sites/${project.id}/versions`, { kind: "template", html: PAGE_HTML, name: "club" });
+  await call(`/app/sites/${project.id}/versions`, { kind: "auth", html: "<!doctype html><title>Sign in</title><h1>Sign in</h1>", name: "sign in" });
+  await call(`/app/sites/${project.id}/publish`, {});
+  reposite.container.resolve(core.AppRoutes).set(project.id, { status: "running", target: { host: "127.0.0.1", port: appPort } });
+  await projects.modify(project.id, (record) => ({ ...record, auth_redirect_to_app: true }));
+  return project;
+}
+
+/** Signs a member up on the site's own form, as a browser does: the member cookie it keeps. */
+async function signUpMember(port, host) {
+  const answer = await postForm(`http://127.0.0.1:${port}/auth/sign-up`, { host, origin: `http://${host}` }, { email: "ada@example.com", password: "analytical-engine" });
+  const line = [].concat(answer.headers["set-cookie"] ?? []).find((cookie) => cookie.startsWith("reposite_member="));
+  if (answer.status !== 303 || !line) throw new Error(`signing a member up answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
+  return line.split(";")[0];
 }
 
 async function main() {
@@ -98,6 +132,7 @@ async function main() {
       { key: "edge", name: "edge /app/", url: `http://127.0.0.1:${edge.info.port}/app/`, headers: { host: edge.info.host } },
       { key: "static", name: "nginx static page", url: `http://127.0.0.1:${hand.port}/`, headers: { host: edge.info.host, ...gzip } },
       { key: "page", name: "edge page", url: `http://127.0.0.1:${edge.info.port}/`, headers: { host: edge.info.host, ...gzip } },
+      { key: "members", name: "edge members-only /app/", url: `http://127.0.0.1:${edge.info.port}/app/`, headers: { host: edge.info.club.host, cookie: edge.info.club.cookie } },
     ];
     // The page is written after its publish; the edge serves it once its host is in the map.
     for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
@@ -111,14 +146,9 @@ async function main() {
       }
     }
     // The edge's nginx takes the route after a coalesced reload: wait for the app's answer there.
-    for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
-      const answer = await get(targets[2].url, targets[2].headers);
-      if (answer.status === 200 && answer.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === "x-reposite-edge" && answer.rawHeaders[i + 1] === "nginx") && answer.body.toString() === APP_BODY) break;
-      if (Date.now() > deadline) {
-        console.log(`bench: the edge did not serve the app (status ${answer.status}): ${answer.body.toString().slice(0, 200)}`);
-        return;
-      }
-    }
+    if (!(await servedByEdge(targets[2], "the app"))) return;
+    // The gated route takes a reload too: wait until nginx itself lets the member through (Node would as well, unmarked).
+    if (!(await servedByEdge(targets[5], "the members-only app"))) return;
     if (SETTINGS.warmup > 0) for (const target of targets) await loadWithWrk(wrk, target, SETTINGS.warmup, SETTINGS);
     const runs = Object.fromEntries(targets.map((target) => [target.key, []]));
     for (let round = 0; round < SETTINGS.rounds; round++) {
@@ -139,6 +169,8 @@ async function main() {
     console.log(`    p99 added by nginx proxy_pass over direct: ${sameRound("nginx", "direct", (a, b) => a.p99 - b.p99).toFixed(2)} ms`);
     const pageRatio = sameRound("page", "static", (a, b) => a.rps / b.rps);
     console.log(`    edge page vs nginx static: ${pageRatio.toFixed(2)}x  (target >= ${TARGETS.pageRatio.toFixed(2)}x: ${pageRatio >= TARGETS.pageRatio ? "met" : "NOT met"})`);
+    const membersRatio = sameRound("members", "edge", (a, b) => a.rps / b.rps);
+    console.log(`    members-only /app/ vs public (auth_request with its cache): ${membersRatio.toFixed(2)}x  (${median(runs.members.map((run) => run.rps)).toFixed(0)} req/s, p99 ${median(runs.members.map((run) => run.p99)).toFixed(2)} ms)`);
     // Node's memory per published site in edge mode (two more servers, 0 and 1,000 sites).
     await measureSiteMemory();
   } catch (error) {
@@ -146,6 +178,18 @@ async function main() {
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** True once the edge's nginx answers `target` with the app's body itself; says why not after 10 s. */
+async function servedByEdge(target, what) {
+  for (const deadline = Date.now() + 10_000; ; await new Promise((done) => setTimeout(done, 100))) {
+    const answer = await get(target.url, target.headers);
+    if (answer.status === 200 && answer.rawHeaders.some((value, i) => i % 2 === 0 && value.toLowerCase() === "x-reposite-edge" && answer.rawHeaders[i + 1] === "nginx") && answer.body.toString() === APP_BODY) return true;
+    if (Date.now() > deadline) {
+      console.log(`bench: the edge did not serve ${what} (status ${answer.status}): ${answer.body.toString().slice(0, 200)}`);
+      return false;
+    }
   }
 }
 

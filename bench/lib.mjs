@@ -136,6 +136,24 @@ export function get(url, headers = {}, { agent = false, timeoutMs } = {}) {
   });
 }
 
+/**
+ * One form POST (`fields` url-encoded) with the given headers, `Host` included (fetch cannot set
+ * it): status, headers and body, as a browser's sign-in form sends it.
+ */
+export function postForm(url, headers, fields) {
+  const body = new URLSearchParams(fields).toString();
+  return new Promise((done, reject) => {
+    const req = httpRequest(url, { method: "POST", agent: false, headers: { ...headers, "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 /** True once `url` answers 200 within `ms`, polling every 50 ms. */
 export async function waitFor(url, ms) {
   const until = Date.now() + ms;
