@@ -93,7 +93,8 @@ export async function startServer(
   let hosting: string;
   let httpsUrl: string | undefined;
   try {
-    certificates = settings.https ? await createBuiltInAcme(reposite, settings.https.acme) : undefined;
+    // With the nginx edge, nginx serves the certificates from files written as they change.
+    certificates = settings.https ? await createBuiltInAcme(reposite, settings.https.acme, edgeMode ? (name) => edge?.certificateChanged(name) : undefined) : undefined;
     const sites = appProxy.listener(siteNodeHandler(reposite, toNodeHandler(app)));
     // Built-in ACME: the CA's HTTP-01 requests are answered before host routing sends a custom domain to its site.
     const handler = certificates ? acmeChallengeRoute(certificates.challenges, sites) : sites;
@@ -104,7 +105,8 @@ export async function startServer(
     };
     server.on("request", handler);
     serve(server);
-    const httpsServer = certificates ? serve(createHttpsServer(certificates, handler)) : undefined;
+    const httpsServer = certificates && !edgeMode ? serve(createHttpsServer(certificates, handler)) : undefined;
+    const httpsHostname = settings.https?.hostname ?? hostname;
     hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
@@ -122,11 +124,12 @@ export async function startServer(
         appRoutes: reposite.container.resolve(AppRoutes),
         reposite,
         memberGate: appProxy.memberGate,
+        ...(certificates && settings.https ? { tls: { listen: { hostname: httpsHostname, port: settings.https.port }, certificates, domains: reposite.domainTable } } : {}),
       });
+      if (certificates && settings.https) httpsUrl = `https://${hostPart(httpsHostname)}:${settings.https.port}`;
     }
     if (!server.listening) await listen(server, port, hostname, "PORT");
     if (httpsServer && settings.https) {
-      const httpsHostname = settings.https.hostname ?? hostname;
       await listen(httpsServer, settings.https.port, httpsHostname, "REPOSITE_HTTPS_PORT");
       httpsUrl = `https://${hostPart(httpsHostname)}:${portOf(httpsServer, settings.https.port)}`;
     }

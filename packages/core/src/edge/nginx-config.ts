@@ -4,6 +4,7 @@ import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN
 import { appCookies, forwarding } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
+import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
 
 /** What the generated nginx configuration needs besides the routes. */
 export interface NginxEdgeSettings {
@@ -38,6 +39,8 @@ export interface NginxEdgeSettings {
   memberGate?: NginxMemberGateSettings;
   /** Answer the 503/502 pages of apps that are not up from files (`nginx-app-pages.ts`); without it Reposite answers them. */
   appPages?: NginxAppPagesSettings;
+  /** Also listen for HTTPS with built-in ACME's certificates (`nginx-tls.ts`); without it nginx speaks HTTP only. */
+  tls?: NginxTlsSettings;
 }
 
 /**
@@ -141,6 +144,7 @@ function mainConfig(settings: NginxEdgeSettings): string {
     "  }",
     ...(settings.memberGate ? memberGateHttp(settings.memberGate, dir) : []),
     ...(settings.appPages ? appPagesHttp() : []),
+    ...(settings.tls ? tlsHttp(settings.tls) : []),
     // Relative to this file's folder: a candidate is tested beside its own routes before it replaces
     // the running pair. After the log formats and maps its members-only server uses.
     "  include routes.conf;",
@@ -178,7 +182,9 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonl
   return [
     "  server {",
     names ? `    listen ${listen};` : `    listen ${listen} default_server;`,
+    ...(settings.tls ? [tlsListen(settings.tls, !names)] : []),
     names ? `    server_name ${names.map((name) => `"${name.replace(/["\\]/g, "")}"`).join(" ")};` : "    server_name _;",
+    ...(settings.tls ? acmeChallengeLocation(NODE_UPSTREAM) : []),
     ...(sites ? siteLocations(sites) : []),
     sites ? "    location @reposite_node {" : "    location / {",
     ...forwarding("      "),

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type Reposite } from "@reposite/core";
+import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type Reposite } from "@reposite/core";
+import { startEdgeCertificates, type CertificateSource, type EdgeCertificates } from "./edge-certificates.js";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
 import { startEdgeAppPages, type EdgeAppPages } from "./app-pages-files.js";
 import { NO_ANSWER_RETRY_AFTER, notRunningRetryAfter } from "../app-proxy/app-pages.js";
@@ -38,6 +39,8 @@ export interface NginxEdgeOptions {
   memberGate?: MemberGateDecision;
   /** How long nginx keeps a gate decision (seconds): a sign-out holds within this. Default 3. */
   memberGateCacheSeconds?: number;
+  /** Built-in ACME: nginx also listens for HTTPS here, with the certificates of `certificates` written under `<dir>/certs`. */
+  tls?: { listen: { hostname: string; port: number }; certificates: CertificateSource; domains: Pick<DomainTable, "onChange"> };
 }
 
 /** Default bound of a gate decision kept by nginx (seconds). */
@@ -53,6 +56,8 @@ export interface NginxEdge {
   version(): number;
   /** Resolves once the site files asked for so far are written (tests, benchmarks). */
   sitesSettled(): Promise<void>;
+  /** Built-in ACME stored or dropped a name's certificate: its files for nginx follow. */
+  certificateChanged(name: string): void;
   /** Stops following the table and stops nginx gracefully (bounded by `shutdownMs`). */
   close(): Promise<void>;
 }
@@ -93,7 +98,19 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
   const gate: MemberGateListener | undefined = options.memberGate ? await startMemberGate(options.memberGate) : undefined;
   const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
-  const settings = { listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
+  let certificateFiles: EdgeCertificates | undefined;
+  let stopFollowingDomains: (() => void) | undefined;
+  let tls;
+  if (options.tls) {
+    const certsDir = join(dir, "certs");
+    certificateFiles = await startEdgeCertificates(options.tls.certificates, certsDir, []);
+    // A name verified again (its stored certificate served anew) or no longer verified.
+    stopFollowingDomains = options.tls.domains.onChange(({ before, after }) => {
+      for (const name of new Set([before?.domain, after?.domain])) if (name) certificateFiles!.changed(name);
+    });
+    tls = { listen: options.tls.listen, certsDir };
+  }
+  const settings = { tls, listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
 
   // A target nginx may send to is held from the moment the table names it until a reload that no
@@ -131,6 +148,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     await visitLog?.close();
     await gate?.close();
     await appPages?.close();
+    stopFollowingDomains?.();
     throw error;
   }
   servedVersion = first.version;
@@ -183,6 +201,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   return {
     description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${key(options.node)}; configuration in ${dir}`,
     applied: () => count,
+    certificateChanged: (name) => certificateFiles?.changed(name),
     version: () => servedVersion,
     sitesSettled: async () => {
       await sites?.settled();
@@ -202,6 +221,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
       await visitLog?.close();
       await gate?.close();
       await appPages?.close();
+      stopFollowingDomains?.();
+      await certificateFiles?.settled();
       for (const release of holds.values()) release();
       holds.clear();
     },

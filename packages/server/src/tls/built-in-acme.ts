@@ -26,10 +26,15 @@ export interface AcmeSettings {
 
 export const LETS_ENCRYPT_DIRECTORY = acme.directory.letsencrypt.production;
 
-/** Composes built-in ACME on a Reposite: its certificates (stored with the other records, keys sealed) and the CA. */
-export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettings): Promise<CertificateService> {
+/**
+ * Composes built-in ACME on a Reposite: its certificates (stored with the other records, keys
+ * sealed) and the CA. `changed` hears each name whose certificate was loaded, stored or dropped
+ * (the nginx edge writes its files from it).
+ */
+export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettings, changed?: (name: string) => void): Promise<CertificateService> {
   const caPem = settings.caFile ? await readCaFile(settings.caFile) : undefined;
-  const store = reposite.container.resolve(CertificateStore);
+  const stored = reposite.container.resolve(CertificateStore);
+  const store = changed ? heardStore(stored, changed) : stored;
   const issuer = createAcmeIssuer({
     directoryUrl: settings.directoryUrl,
     ...(settings.email ? { email: settings.email } : {}),
@@ -42,6 +47,25 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
     hostnames: [...new Set([...serviceHost(reposite.config.baseUrl), ...(settings.hostnames ?? [])])],
   });
+}
+
+/** The store, telling `changed` of every name it loads, saves or deletes (after the service's own await). */
+function heardStore(store: CertificateStore, changed: (name: string) => void): CertificateStore {
+  const heard: CertificateStore = Object.create(store);
+  heard.all = async () => {
+    const all = await store.all();
+    for (const certificate of all) changed(certificate.domain);
+    return all;
+  };
+  heard.save = async (certificate) => {
+    await store.save(certificate);
+    changed(certificate.domain);
+  };
+  heard.delete = async (domain) => {
+    await store.delete(domain);
+    changed(domain);
+  };
+  return heard;
 }
 
 /** The service's own host gets a certificate when its address is https and a CA could check it (a name, not an IP or localhost). */
