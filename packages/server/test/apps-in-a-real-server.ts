@@ -155,9 +155,10 @@ export interface RawWebSocket {
 
 /**
  * Opens a WebSocket with node:net and nothing else, so a test can send what no WebSocket library
- * would: reserved opcodes, unmasked frames, oversized lengths, bad UTF-8.
+ * would: reserved opcodes, unmasked frames, oversized lengths, bad UTF-8. `Host` is the server's
+ * own (`127.0.0.1:port`) unless `headers` gives one; `null` leaves a header out.
  */
-export function rawWebSocket(port: number, path: string, headers: Record<string, string>): Promise<RawWebSocket> {
+export function rawWebSocket(port: number, path: string, headers: Record<string, string | null>): Promise<RawWebSocket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     const closed = new Promise<void>((done) => socket.once("close", () => done()));
@@ -178,12 +179,9 @@ export function rawWebSocket(port: number, path: string, headers: Record<string,
     socket.once("close", () => {
       if (!opened) reject(new Error(`the connection closed before an answer: ${head.toString("latin1")}`));
     });
-    const lines = [
-      `GET ${path} HTTP/1.1`,
-      ...Object.entries({ connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": randomBytes(16).toString("base64"), ...headers }).map(
-        ([name, value]) => `${name}: ${value}`,
-      ),
-    ];
+    // A Host unless told otherwise: HTTP/1.1 requires one, and nginx refuses a request without it (400).
+    const sent = { host: `127.0.0.1:${port}`, connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": randomBytes(16).toString("base64"), ...headers };
+    const lines = [`GET ${path} HTTP/1.1`, ...Object.entries(sent).flatMap(([name, value]) => (value === null ? [] : [`${name}: ${value}`]))];
     socket.write(`${lines.join("\r\n")}\r\n\r\n`);
   });
 }

@@ -34,7 +34,7 @@ describe.skipIf(!engine.available)("the terminal through the nginx edge (REPOSIT
     expect(raw.status).toBe(101);
     raw.socket.destroy();
     // nginx refuses an HTTP/1.1 request without Host (RFC 9112), as `rawWebSocket` sends it unless told: that was the 400.
-    const hostless = await rawWebSocket(rig.port, path, rig.pageHeaders);
+    const hostless = await rawWebSocket(rig.port, path, { ...rig.pageHeaders, host: null });
     expect(hostless.status).toBe(400);
     hostless.socket.destroy();
     const foreign = await rawWebSocket(rig.port, path, { ...rig.pageHeaders, host: `127.0.0.1:${rig.port}`, origin: "http://evil.example" });
