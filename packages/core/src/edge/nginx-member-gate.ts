@@ -111,7 +111,9 @@ export function memberGateLocations(gate: NginxMemberGateSettings, appExtra: rea
     "      proxy_cache reposite_member_gate;",
     '      proxy_cache_key "$host|$http_cookie";',
     `      proxy_cache_valid 200 401 ${seconds}s;`,
-    "      proxy_cache_lock on;",
+    // No cache lock: its waiters look again only every 500 ms, which put 0.44 s on a member's p99
+    // each time a decision expired. The gate answers from memory, so concurrent misses are cheap.
+    "      proxy_cache_lock off;",
     "      proxy_ignore_headers Cache-Control Expires Set-Cookie Vary X-Accel-Expires;",
     `      proxy_pass http://${MEMBER_GATE_UPSTREAM}/member-gate;`,
     "    }",

@@ -24,8 +24,8 @@ const ASKS = 40;
 
 // Node alone, and nginx in front (REPOSITE_EDGE=nginx), which sends /app/ straight to containers.
 describe.each([
-  { shape: "node", edge: {} },
-  { shape: "nginx", edge: { REPOSITE_EDGE: "nginx" } },
+  { shape: "node", edge: {} as Record<string, string> },
+  { shape: "nginx", edge: { REPOSITE_EDGE: "nginx" } as Record<string, string> },
 ])("/app/ answers from the new container as soon as a deploy is done ($shape)", ({ shape, edge }) => {
   const run = `${runs}-${shape}`;
   let github: FakeGitHub;
