@@ -141,7 +141,7 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
     // A pull at start said why already.
     if (!holderImageFound && !holderImageMissingSaid && !holderPullTried) {
       holderImageMissingSaid = true;
-      console.error(`[provider-docker] the network holder image ${holders.image} is not on the Engine: app containers join their network themselves, which makes each start slower (load it with docker pull or docker load)`);
+      console.log(`[provider-docker] the network holder image ${holders.image} is not on the Engine: app containers join their network themselves, which makes each start slower (load it with docker pull or docker load)`);
     }
     return holderImageFound ? holders : null;
   };

@@ -132,10 +132,11 @@ export function createNetworkHolders(docker: Docker, image: string): NetworkHold
       try {
         await pullWithin(docker, image, timeoutMs);
         if (!(await imagePresent())) throw new Error("the Engine finished the pull but has no such image");
-        console.error(`[provider-docker] pulled the network holder image ${image}: app containers start in network holders now`);
+        console.log(`[provider-docker] pulled the network holder image ${image}: app containers start in network holders now`);
         return "pulled" as const;
       } catch (error) {
-        console.error(
+        // A notice on stdout, like the other start-up lines: deploys work without holders, only slower.
+        console.log(
           `[provider-docker] could not pull the network holder image ${image} (${oneLine(engineMessage(error))}): app containers join their network themselves until it is on the Engine (docker load it, or set REPOSITE_NETWORK_HOLDER_IMAGE); tried again at the next start`,
         );
         return "failed" as const;

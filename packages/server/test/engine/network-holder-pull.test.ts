@@ -31,8 +31,8 @@ describe.skipIf(!engine.available)("pulling the network holder image at start", 
   });
 
   const pullLine = async (process: ServerProcess) => {
-    for (let tries = 0; tries < 100 && !process.output().stderr.includes("could not pull the network holder image"); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
-    return process.output().stderr.split("\n").filter((line) => line.includes("network holder image"));
+    for (let tries = 0; tries < 100 && !process.output().stdout.includes("could not pull the network holder image"); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return process.output().stdout.split("\n").filter((line) => line.includes("network holder image"));
   };
 
   it("a failed pull says so in one line and the server serves; the next start tries again", async () => {
