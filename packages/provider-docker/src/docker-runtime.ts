@@ -181,6 +181,19 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
   };
 
   const inspect = async (id: string): Promise<Docker.ContainerInspectInfo | null> => docker.getContainer(id).inspect().catch(ifMissing(null));
+  // Started again right after a stop, the Engine can answer "cannot start a stopped process" while
+  // containerd still tears the old task down (a known moby race): that answer is tried again briefly.
+  const startSoonAfterStop = async (id: string): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await docker.getContainer(id).start().catch(ifStatus([304], undefined));
+        return;
+      } catch (error) {
+        if (attempt >= 10 || !/cannot start a stopped process/.test(engineMessage(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  };
   /** The host port a running container answers on: its own, or its network holder's. */
   const hostPortIn = async (info: Docker.ContainerInspectInfo): Promise<number | null> => {
     const holder = holderOf(info.HostConfig.NetworkMode);
@@ -316,13 +329,9 @@ export function createDockerRuntime(options: DockerRuntimeOptions = {}): DockerR
       // Its network holder first, when the Engine stopped it (a restart): the container joins it.
       const holder = holderOf((await inspect(id))?.HostConfig.NetworkMode);
       for (const which of holder ? [holder, id] : [id]) {
-        await docker
-          .getContainer(which)
-          .start()
-          .catch(ifStatus([304], undefined))
-          .catch((error: unknown) => {
-            throw new Error(`[provider-docker] cannot start ${which === id ? id : `the network holder of ${id}`}: ${engineMessage(error)}`);
-          });
+        await startSoonAfterStop(which).catch((error: unknown) => {
+          throw new Error(`[provider-docker] cannot start ${which === id ? id : `the network holder of ${id}`}: ${engineMessage(error)}`);
+        });
       }
       const state = await this.inspectContainer(id);
       if (!state) throw new Error(`[provider-docker] ${id} is gone`);
