@@ -156,7 +156,7 @@ ${
   kinds.length === 0
     ? html`<p class="muted">No page yet: write them above.</p>`
     : html`<form method="post" action="${dashboardPaths.pages(project.id)}/publish">${csrfField(session.csrf)}<button type="submit">Publish all pages</button></form>
-${project.url && html`<p>Live at <a href="${project.url}">${project.url}</a> once published.</p>`}
+${project.url && html`<p>Publishing puts them at <a href="${project.url}">${project.url}</a>.</p>`}
 ${kinds.map((kind) => pageSection(project.id, kind, versions.filter((version) => version.kind === kind), session.csrf, shown?.id))}`
 }
 ${shown && html`<h2 id="preview-title">Preview: ${PAGE_WORDS[shown.kind]}, ${shown.name}</h2>

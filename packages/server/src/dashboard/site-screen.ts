@@ -22,6 +22,8 @@ const RENAME_WARNING =
 async function siteScreen(request: DashboardRequest, said: Said): Promise<Response> {
   const { reposite, ownerId, session } = request;
   const project = await reposite.projects.get(ownerId, request.param("site_id"));
+  // The contract leaves `wizard` null for a landing page as well as before any generation.
+  const type = project.wizard?.mode ?? ((await reposite.pageVersions.list(ownerId, project.id)).length > 0 ? "landing" : "Not generated yet");
   const slugHint = project.slug ? "slug-hint slug-warning" : "slug-hint";
   return request.respond({
     title: project.name,
@@ -32,7 +34,7 @@ async function siteScreen(request: DashboardRequest, said: Said): Promise<Respon
   <dt>Address</dt><dd>${project.url ? html`<a href="${project.url}" id="site-address">${project.url}</a>` : html`<span class="muted">None yet: one is made from the name at the first publish.</span>`}</dd>
   <dt>Repository</dt><dd><a href="${project.repohost_url}">${project.repohost_url}</a>${project.private ? " (private)" : ""}</dd>
   <dt>Design</dt><dd>${designName(project.design)}${project.color_mode && ` (${project.color_mode})`}</dd>
-  <dt>Type</dt><dd>${project.wizard?.mode ?? "Not generated yet"}</dd>
+  <dt>Type</dt><dd>${type}</dd>
   <dt>App</dt><dd>${appStateWords(project.app_status)}</dd>
   <dt>Visits</dt><dd>${project.visits}</dd>
   <dt>Made</dt><dd>${shortTime(project.created_at)}</dd>

@@ -50,6 +50,7 @@ describe("the dashboard's sites and pages, in Chromium", () => {
     expect(await owner.locator(".notice.ok").innerText()).toContain("The site was made");
     expect(await owner.getByRole("heading", { name: "rocket-cli", level: 1 }).isVisible()).toBe(true);
     expect(await owner.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
+    expect(await owner.locator("dt:text-is('Type') + dd").innerText()).toBe("Not generated yet");
     problems.push(...(await checkAtWidths(owner, "dashboard-site")));
   });
 
@@ -74,6 +75,9 @@ describe("the dashboard's sites and pages, in Chromium", () => {
     // Chromium leaves a frame of another origin unpainted while out of view; a full-page screenshot does not wait.
     await owner.locator("iframe.preview").scrollIntoViewIfNeeded();
     problems.push(...(await checkAtWidths(owner, "dashboard-pages")));
+    // A landing page has no plan (`wizard` is null), yet the overview says what the site is.
+    await owner.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Overview" }).click();
+    expect(await owner.locator("dt:text-is('Type') + dd").innerText()).toBe("landing");
   });
 
   it("changes the design from the gallery, publishes, opens the site, and moves its address", async () => {
