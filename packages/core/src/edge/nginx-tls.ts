@@ -4,7 +4,7 @@ import { forwarding } from "./nginx-forwarding.js";
 export interface NginxTlsSettings {
   /** Where nginx listens for HTTPS (`REPOSITE_HTTPS_PORT`, on its own `hostname`). */
   listen: { hostname: string; port: number };
-  /** Folder of `<name>.crt` (chain) and `<name>.key` files, one pair per name with a certificate. */
+  /** Folder of `<name>.pem` files (the key, then the chain), one per name with a certificate. */
   certsDir: string;
 }
 
@@ -19,8 +19,9 @@ export const listenAddress = ({ hostname, port }: { hostname: string; port: numb
  */
 export function tlsHttp(tls: NginxTlsSettings): string[] {
   return [
-    `  ssl_certificate ${tls.certsDir}/$ssl_server_name.crt;`,
-    `  ssl_certificate_key ${tls.certsDir}/$ssl_server_name.key;`,
+    // One file for both: a renewal can never pair a new key with the old certificate.
+    `  ssl_certificate ${tls.certsDir}/$ssl_server_name.pem;`,
+    `  ssl_certificate_key ${tls.certsDir}/$ssl_server_name.pem;`,
     "  ssl_protocols TLSv1.2 TLSv1.3;",
     "  ssl_session_cache shared:reposite_tls:10m;",
   ];

@@ -18,9 +18,10 @@ export interface EdgeCertificates {
 const SAFE_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
 
 /**
- * Built-in ACME's certificates as files for nginx (`<dir>/<name>.crt`, chain; `<name>.key`, mode
- * 0600), read by nginx at each handshake (`ssl_certificate` by `$ssl_server_name`). Each file is
- * written under a temporary name and renamed, so nginx never reads half of one. When Reposite runs
+ * Built-in ACME's certificates as files for nginx: one `<dir>/<name>.pem` (mode 0600) holding the
+ * key and then the chain, read by nginx at each handshake (`ssl_certificate` and
+ * `ssl_certificate_key` both by `$ssl_server_name`). One file, written under a temporary name and
+ * renamed, so nginx never reads half of one, nor a new key beside an old certificate. When Reposite runs
  * as root they belong to the data directory's owner, as nginx's workers do (`workerUser`).
  */
 export async function startEdgeCertificates(source: CertificateSource, dir: string, names: readonly string[]): Promise<EdgeCertificates> {
@@ -42,14 +43,11 @@ export async function startEdgeCertificates(source: CertificateSource, dir: stri
     if (!certificate) {
       if (!written.has(name)) return;
       written.delete(name);
-      // The certificate first: nginx then fails the handshake instead of pairing it with no key.
-      await rm(`${base}.crt`, { force: true });
-      await rm(`${base}.key`, { force: true });
+      await rm(`${base}.pem`, { force: true });
       return;
     }
     if (written.get(name) === certificate.serial) return;
-    await put(`${base}.key`, certificate.keyPem, 0o600);
-    await put(`${base}.crt`, certificate.chainPem, 0o644);
+    await put(`${base}.pem`, `${certificate.keyPem.trimEnd()}\n${certificate.chainPem}`, 0o600);
     written.set(name, certificate.serial);
   };
   const changed = (name: string) => {
@@ -62,7 +60,7 @@ export async function startEdgeCertificates(source: CertificateSource, dir: stri
 
   // Files left from a run before: a name with no certificate now loses them.
   for (const file of await readdir(dir)) {
-    const name = file.replace(/\.(crt|key)$/, "");
+    const name = file.replace(/\.pem$/, "");
     if (name !== file) written.set(name, "");
   }
   for (const name of new Set([...names, ...written.keys()])) changed(name);

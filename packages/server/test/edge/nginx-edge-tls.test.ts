@@ -96,9 +96,12 @@ describe.runIf(nginxHere && pebbleHere && dnsHere)("REPOSITE_EDGE=nginx with bui
     expect(server.output().stdout).toMatch(new RegExp(`https://127\\.0\\.0\\.1:${httpsPort}`));
     const certs = join(dataDir, "edge", "certs");
     // pebble validated over http://DOMAIN:PORT/.well-known/acme-challenge/…, which only nginx listens on.
-    await expect.poll(() => stat(join(certs, `${DOMAIN}.crt`)).then(() => true, () => false), { timeout: 30_000, interval: 200 }).toBe(true);
-    expect((await stat(join(certs, `${DOMAIN}.key`))).mode & 0o777).toBe(0o600);
-    const written = new X509Certificate(await readFile(join(certs, `${DOMAIN}.crt`)));
+    await expect.poll(() => stat(join(certs, `${DOMAIN}.pem`)).then(() => true, () => false), { timeout: 30_000, interval: 200 }).toBe(true);
+    expect((await stat(join(certs, `${DOMAIN}.pem`))).mode & 0o777).toBe(0o600);
+    // One file: the key, then the chain (so a renewal never pairs a new key with the old certificate).
+    const pem = await readFile(join(certs, `${DOMAIN}.pem`), "utf8");
+    expect(pem.indexOf("PRIVATE KEY-----")).toBeLessThan(pem.indexOf("-----BEGIN CERTIFICATE-----"));
+    const written = new X509Certificate(pem.slice(pem.indexOf("-----BEGIN CERTIFICATE-----")));
     const intermediate = new X509Certificate(await pebble.intermediate());
     expect(written.checkIssued(intermediate)).toBe(true);
 
