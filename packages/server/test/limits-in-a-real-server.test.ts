@@ -6,22 +6,11 @@ import { freePort, readOutbox, startFakeGitHub, startFakeOpenAI, type FakeGitHub
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REPOS, json } from "./harness.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { MODEL_LANDING } from "./model-landing.js";
 
 // These limits were found not to hold against `reposite serve` with concurrent clients, so they
 // are proved the same way: the built server in its own process, over loopback.
 
-const LANDING = {
-  kind: "template",
-  meta: { title: "Rocket CLI", description: "Launch rockets from your terminal." },
-  hero: { title: "Launch from your terminal", subtitle: "Countdown, abort and plugins.", primary_cta: { label: "Get it" } },
-  features: [
-    { title: "Countdown", body: "Abort at any second." },
-    { title: "Offline", body: "Works without a network." },
-    { title: "Plugins", body: "Every launch pad." },
-  ],
-  sections: [],
-  closing: { title: "Ready?", body: "Get it.", cta: { label: "Get it" } },
-};
 
 let github: FakeGitHub;
 let openai: FakeOpenAI;
@@ -32,7 +21,7 @@ let server: ServerProcess | undefined;
 beforeAll(async () => {
   github = await startFakeGitHub({ repos: DEFAULT_REPOS });
   // A slow model: a page takes seconds, so generations stay under way while the test races them.
-  openai = await startFakeOpenAI({ replies: [JSON.stringify(LANDING)], chunkSize: 4, delayMs: 100 });
+  openai = await startFakeOpenAI({ replies: [JSON.stringify(MODEL_LANDING)], chunkSize: 4, delayMs: 100 });
   dataDir = await mkdtemp(join(tmpdir(), "reposite-limits-"));
   const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
   const { account } = await reposite.accounts.findOrCreate("ada@example.com");

@@ -3,6 +3,7 @@ import { postgresForTests, startBalancer, startFakeOpenAI, type Balancer, type F
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, json } from "../harness.js";
 import { startReplicaSet, type ReplicaSet } from "./replica-set.js";
+import { MODEL_LANDING } from "../model-landing.js";
 
 // A job runs in the replica that started it; its deltas travel over the EVENTS port (PostgreSQL's
 // LISTEN/NOTIFY here) and are stored in chunks, so a stream on any replica follows it live, and a
@@ -10,18 +11,6 @@ import { startReplicaSet, type ReplicaSet } from "./replica-set.js";
 
 const postgres = postgresForTests();
 
-const LANDING = {
-  kind: "template",
-  meta: { title: "Rocket CLI", description: "Launch rockets from your terminal." },
-  hero: { title: "Launch from your terminal", subtitle: "Countdown, abort and plugins.", primary_cta: { label: "Get it" } },
-  features: [
-    { title: "Countdown", body: "Abort at any second." },
-    { title: "Offline", body: "Works without a network." },
-    { title: "Plugins", body: "Every launch pad." },
-  ],
-  sections: [],
-  closing: { title: "Ready?", body: "Get it.", cta: { label: "Get it" } },
-};
 
 interface Followed {
   deltas: number[];
@@ -57,7 +46,7 @@ describe.skipIf(!postgres.available)("job streams across three replicas on one P
 
   beforeAll(async () => {
     // A slow model: about 15 s a page, in small pieces.
-    openai = await startFakeOpenAI({ replies: [JSON.stringify(LANDING)], chunkSize: 4, delayMs: 60 });
+    openai = await startFakeOpenAI({ replies: [JSON.stringify(MODEL_LANDING)], chunkSize: 4, delayMs: 60 });
     set = await startReplicaSet(3, { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: "sk-test" });
     ({ token } = await set.signUp("streamer@example.com"));
     const created = await api(0, "/app/sites", json({ repohost_url: "https://github.com/acme/rocket-cli" }, token));

@@ -21,6 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { personReadsCode } from "../../../cli/test/person.js";
 import { requestHost, SITES_DOMAIN, startReplicaSet, timeUntil, type ReplicaSet } from "./replica-set.js";
+import { MODEL_LANDING } from "../model-landing.js";
 
 // The API journeys through a round-robin balancer in front of three `reposite serve` replicas on
 // one PostgreSQL and one Docker Engine, with the SDK: projects, agent login, generation followed
@@ -41,18 +42,6 @@ const EMAIL = "journey@example.com";
 const SLUG = `journey-${run.slice(-8)}`;
 const DOMAIN = `www.${SLUG}.com`;
 
-const LANDING = {
-  kind: "template",
-  meta: { title: "Rocket CLI", description: "Launch rockets from your terminal." },
-  hero: { title: "Launch from your terminal", subtitle: "Countdown, abort and plugins.", primary_cta: { label: "Get it" } },
-  features: [
-    { title: "Countdown", body: "Abort at any second." },
-    { title: "Offline", body: "Works without a network." },
-    { title: "Plugins", body: "Every launch pad." },
-  ],
-  sections: [],
-  closing: { title: "Ready?", body: "Get it.", cta: { label: "Get it" } },
-};
 
 const APP_JS =
   'require("node:http").createServer((req, res) => res.end(process.env.GREETING || "hello")).listen(Number(process.env.PORT) || 3000, "0.0.0.0");\nprocess.on("SIGTERM", () => process.exit(0));\n';
@@ -111,7 +100,7 @@ describe.skipIf(!engine.available || !postgres.available || !dnsmasqAvailable())
     [github, stripe, openai, dns] = await Promise.all([
       startFakeGitHub({ repos: [appRepo(node)] }),
       startFakeStripe(),
-      startFakeOpenAI({ replies: [JSON.stringify(LANDING)], chunkSize: 4, delayMs: 40 }),
+      startFakeOpenAI({ replies: [JSON.stringify(MODEL_LANDING)], chunkSize: 4, delayMs: 40 }),
       startDnsServer(),
     ]);
     set = await startReplicaSet(

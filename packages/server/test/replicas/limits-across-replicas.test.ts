@@ -4,24 +4,13 @@ import { postgresForTests, readOutbox, startFakeOpenAI, type FakeOpenAI } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
 import { startReplicaSet, type ReplicaSet } from "./replica-set.js";
+import { MODEL_LANDING } from "../model-landing.js";
 
 // The limits are counted in records under the LOCKS port, so they hold across replicas sharing
 // PostgreSQL: proved with requests spread over three replicas by a round-robin balancer.
 
 const postgres = postgresForTests();
 
-const LANDING = {
-  kind: "template",
-  meta: { title: "Rocket CLI", description: "Launch rockets from your terminal." },
-  hero: { title: "Launch from your terminal", subtitle: "Countdown, abort and plugins.", primary_cta: { label: "Get it" } },
-  features: [
-    { title: "Countdown", body: "Abort at any second." },
-    { title: "Offline", body: "Works without a network." },
-    { title: "Plugins", body: "Every launch pad." },
-  ],
-  sections: [],
-  closing: { title: "Ready?", body: "Get it.", cta: { label: "Get it" } },
-};
 
 describe.skipIf(!postgres.available)("limits across three replicas on one PostgreSQL", () => {
   let set: ReplicaSet;
@@ -31,7 +20,7 @@ describe.skipIf(!postgres.available)("limits across three replicas on one Postgr
 
   beforeAll(async () => {
     // A slow model: a page takes seconds, so generations stay under way while the test races them.
-    openai = await startFakeOpenAI({ replies: [JSON.stringify(LANDING)], chunkSize: 4, delayMs: 100 });
+    openai = await startFakeOpenAI({ replies: [JSON.stringify(MODEL_LANDING)], chunkSize: 4, delayMs: 100 });
     set = await startReplicaSet(3, { OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: "sk-test" });
     ({ token } = await set.signUp("racer@example.com"));
   });
