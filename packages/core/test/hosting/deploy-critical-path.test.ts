@@ -8,21 +8,35 @@ import { startHostingHarness, WEB_APP, type HostingHarness } from "./hosting-har
 /** The small web app, printing a line as it starts. */
 const LOUD_APP = { ...WEB_APP, Dockerfile: `${WEB_APP.Dockerfile}# reposite-test: run log listening on 3000\n` };
 
-/** How long each record write takes here: a flushed file on a busy disk, exaggerated. */
-const WRITE_MS = 150;
-/** How long the Engine takes to answer for a container's output here. */
-const LOGS_MS = 400;
+/** The longest a gate below holds a write or a read before letting it through anyway. */
+const GATE_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Memory storage whose writes take `WRITE_MS`. */
-function slowWriteStorage() {
+/** Resolves when `ready()` says so, or after GATE_MS; tells which. */
+async function gate(ready: () => boolean): Promise<"opened" | "timed out"> {
+  const until = Date.now() + GATE_MS;
+  while (!ready()) {
+    if (Date.now() > until) return "timed out";
+    await sleep(5);
+  }
+  return "opened";
+}
+
+/**
+ * Memory storage that holds every write of a "starting" status until `released()`: a deploy that
+ * waited for that write before starting the container would sit out the whole gate.
+ */
+function gatedStorage(released: () => boolean, saved: (key: string) => void) {
   const inner = memoryDriver();
   return createStorage({
     driver: {
       ...inner,
       async setItem(key: string, value: string, options: unknown) {
-        await sleep(WRITE_MS);
+        if (value.includes('"status":"starting"')) {
+          await gate(released);
+          saved(key);
+        }
         return inner.setItem!(key, value, options as never);
       },
     },
@@ -35,7 +49,11 @@ function slowWriteStorage() {
 describe("a deploy's path to the app's first answer", () => {
   let h: HostingHarness;
   let owner: string;
-  const times: Record<string, number> = {};
+  /** What happened, in order. */
+  const events: string[] = [];
+  /** The site whose next deploy's output read waits for its traffic switch, and its target before. */
+  let watched: { site: string; before: { host: string; port: number } } | undefined;
+  let logsGate: "opened" | "timed out" | undefined;
 
   beforeAll(async () => {
     const runtime = createMemoryContainerRuntime();
@@ -43,22 +61,28 @@ describe("a deploy's path to the app's first answer", () => {
     const buildImage = spied.buildImage.bind(runtime);
     spied.buildImage = async (request) => {
       const built = await buildImage(request);
-      times.built = Date.now();
+      events.push("built");
       return built;
     };
     const runContainer = spied.runContainer.bind(runtime);
     spied.runContainer = async (spec) => {
-      times.runContainer = Date.now();
-      const handle = await runContainer(spec);
-      times.running = Date.now();
-      return handle;
+      events.push("runContainer");
+      return runContainer(spec);
     };
     const logs = spied.logs.bind(runtime);
+    // The output is read only once traffic switched: a deploy that read it first would wait out the gate.
     spied.logs = async (id, tail) => {
-      await sleep(LOGS_MS);
+      if (watched) {
+        const { site, before } = watched;
+        logsGate = await gate(() => {
+          const target = h.reposite.appRoutes.get(site)?.target;
+          return !!target && (target.host !== before.host || target.port !== before.port);
+        });
+      }
       return logs(id, tail);
     };
-    h = await startHostingHarness({ runtime, storage: slowWriteStorage(), repos: [{ owner: "acme", name: "web", files: LOUD_APP }] });
+    const storage = gatedStorage(() => events.includes("runContainer"), () => events.push("starting saved"));
+    h = await startHostingHarness({ runtime, storage, repos: [{ owner: "acme", name: "web", files: LOUD_APP }] });
     owner = await h.account("ada@example.com");
   }, 60_000);
   afterAll(() => h?.close());
@@ -68,8 +92,8 @@ describe("a deploy's path to the app's first answer", () => {
     const { job, text } = await h.deploy(owner, site);
     expect(job.status).toBe("done");
     expect(text).toContain("Image built.");
-    // Saving "starting" first (two records, one after the other) took 2 × WRITE_MS.
-    expect(times.runContainer! - times.built!).toBeLessThan(WRITE_MS);
+    // The "starting" status is held until the container starts: waiting for it first would reverse these.
+    expect(events.slice(events.indexOf("built"))).toEqual(["built", "runContainer", "starting saved", "starting saved"]);
     const run = (await h.reposite.hosting.listRuns(owner, site))[0]!;
     expect(run.status).toBe("done");
   });
@@ -79,20 +103,12 @@ describe("a deploy's path to the app's first answer", () => {
     await h.deploy(owner, site);
     const before = h.reposite.appRoutes.get(site)!.target!;
     await h.reposite.hosting.setup(owner, site, {});
+    watched = { site, before };
     const started = await h.reposite.hosting.deploy(owner, site);
-    let switched = 0;
-    const watching = (async () => {
-      while (!switched) {
-        const target = h.reposite.appRoutes.get(site)?.target;
-        if (target && (target.host !== before.host || target.port !== before.port)) switched = Date.now();
-        await sleep(2);
-      }
-    })();
     const { job, text } = await h.finish(owner, started.job_id);
-    await watching;
     expect(job.status).toBe("done");
-    // Up once `runContainer` answered and the first probe got its 200: the output's LOGS_MS came after.
-    expect(switched - times.running!).toBeLessThan(LOGS_MS);
+    // The output read waited for the switch; had the deploy read it before switching, it would have timed out.
+    expect(logsGate).toBe("opened");
     const order = ["The app answered / with 200.", "The app's output", "listening on 3000", "Live at"].map((line) => text.indexOf(line));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
