@@ -5,6 +5,11 @@ import type { DeploymentStatus } from "../projects/deployment.js";
 export interface AppTarget {
   host: string;
   port: number;
+  /**
+   * The network the target is reached on when it is not this machine's (a Swarm app's overlay,
+   * `AppAddress.network`): an edge joins it and resolves `host` there. Null or absent: reached from here.
+   */
+  network?: string | null;
 }
 
 /** What the `/app/` proxy knows of one project's app: its state and, while it runs, its target. */
