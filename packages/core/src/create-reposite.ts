@@ -56,6 +56,9 @@ import { MembersService } from "./members/members-service.js";
 import { PageVersionsService } from "./pages/page-versions-service.js";
 import { CLOCK, type Clock } from "./ports/clock.js";
 import { CONTAINER_RUNTIME, type ContainerRuntime } from "./ports/container-runtime.js";
+import { APP_RUNTIME, type AppRuntime } from "./ports/app-runtime.js";
+import { IMAGE_BUILDER, type ImageBuilder } from "./ports/image-builder.js";
+import { orchestratedContainerRuntime } from "./hosting/orchestrated-runtime.js";
 import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
@@ -125,6 +128,13 @@ export interface CreateRepositeOptions {
   locks?: Locks;
   /** Where apps are built and run; without one, app hosting is off (its routes and `saas` generation answer 503). */
   containerRuntime?: ContainerRuntime;
+  /**
+   * Apps on a runtime that rolls out by itself (`capabilities.rollout: "orchestrator"`, such as
+   * `@reposite/provider-swarm`), with the builder that makes their images: deploys run and replace
+   * apps through them. Both or neither; not with `containerRuntime`.
+   */
+  appRuntime?: AppRuntime;
+  imageBuilder?: ImageBuilder;
   /** Where payments happen; default: `freePayments` (payments off, every product free). `@reposite/provider-stripe` sells through Stripe. */
   payments?: PaymentProvider;
   /** Whether an account may host a project's app; default: the account's purchases (`BillingEntitlements`; everyone may while payments are off). */
@@ -295,6 +305,14 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   if (options.searchNotifier) container.register(SEARCH_NOTIFIER, { useValue: options.searchNotifier });
   if (options.languageModel) container.register(LANGUAGE_MODEL, { useValue: options.languageModel });
   if (options.containerRuntime) container.register(CONTAINER_RUNTIME, { useValue: options.containerRuntime });
+  if (options.appRuntime || options.imageBuilder) {
+    if (!options.appRuntime || !options.imageBuilder) throw new Error("[reposite] appRuntime and imageBuilder come together: give both.");
+    if (options.containerRuntime) throw new Error("[reposite] give either containerRuntime or appRuntime with imageBuilder, not both.");
+    container.register(APP_RUNTIME, { useValue: options.appRuntime });
+    container.register(IMAGE_BUILDER, { useValue: options.imageBuilder });
+    // The rest of hosting (logs, stop, removal, recovery, metrics) reads the two ports through one container runtime.
+    container.register(CONTAINER_RUNTIME, { useValue: orchestratedContainerRuntime(options.imageBuilder, options.appRuntime) });
+  }
   container.register(PAYMENT_PROVIDER, { useValue: options.payments ?? freePayments });
   if (options.hostingEntitlements) container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements });
   else container.register(HOSTING_ENTITLEMENTS, { useToken: BillingEntitlements });

@@ -39,6 +39,8 @@ export {
   type MemoryContainerRuntimeOptions,
   type MemoryContainerInfo,
 } from "./memory-container-runtime.js";
+export { createMemoryAppRuntime, type MemoryAppRuntime, type MemoryAppRuntimeOptions } from "./memory-app-runtime.js";
+export { createMemoryImageBuilder } from "./memory-image-builder.js";
 export { startImageHost, TEST_PNG, TEST_SVG, type ImageHost } from "./image-host.js";
 export { codeTestHost } from "./code-test-host.js";
 export { getWithHost } from "./get-with-host.js";
@@ -83,6 +85,7 @@ export { buildLocalPythonImage, LOCAL_PYTHON_IMAGE } from "./python-image.js";
 export { buildLocalRustImage, LOCAL_RUST_IMAGE } from "./rust-image.js";
 export { buildLocalBunImage, LOCAL_BUN_IMAGE } from "./bun-image.js";
 export { buildLocalPauseImage, LOCAL_PAUSE_IMAGE } from "./pause-image.js";
+export { buildLocalNginxImage, LOCAL_NGINX_IMAGE } from "./nginx-image.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
 export { REAL_READMES, type RealReadme } from "./readme-corpus/real/index.js";
@@ -101,4 +104,4 @@ export { startPostgres, postgresForTests, POSTGRES_BIN, type TestPostgres, type 
 export { ensureSwarm, networkVantage, type NetworkVantage } from "./swarm.js";
 export { startRegistry, REGISTRY_BIN, type TestRegistry } from "./registry.js";
 export { imageBuilderContract, type ImageBuilderContractSetup } from "./contracts/image-builder-contract.js";
-export { appRuntimeContract, type AppRuntimeContractSetup, type Vantage, type VantageAnswer } from "./contracts/app-runtime-contract.js";
+export { appRuntimeContract, localVantage, type AppRuntimeContractSetup, type Vantage, type VantageAnswer } from "./contracts/app-runtime-contract.js";

@@ -1,5 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import { RepositeError } from "../errors.js";
+import type { ContainerRuntime } from "../ports/container-runtime.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
@@ -17,6 +18,7 @@ import { SETTLE_MS, waitUntilHealthy, type HealthResult } from "./health-check.j
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
 import { KEEP_ALIVE_COMMAND } from "./image-recipe.js";
+import { OrchestratedApps } from "./orchestrated-deploy.js";
 
 /** How a new container is made. */
 export interface LaunchOptions {
@@ -58,6 +60,7 @@ export class AppContainers {
     @inject(IDS) private readonly ids: IdGenerator,
     @inject(AppLimits) private readonly limits: AppLimits,
     @inject(AppRouteSharing) private readonly sharing: AppRouteSharing,
+    @inject(OrchestratedApps) private readonly orchestrated: OrchestratedApps,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -98,6 +101,11 @@ export class AppContainers {
     const memoryMb = await this.limits.memoryMb(siteId);
     // The volume is held to the app's whole disk limit where the runtime can (writes past it fail).
     const diskMb = setup.volume_path ? await this.limits.diskMb(siteId) : 0;
+    if (this.orchestrated.runtime) {
+      // The runtime rolls out by itself (Swarm): one app, run once and replaced after (orchestrated-deploy.ts).
+      const labels = appLabels(siteId, this.settings.labels);
+      return this.orchestrated.launch(siteId, record, { ...options, labels, memoryMb, diskMb, current: record.container });
+    }
     const handle = await runtime.runContainer({
       name,
       image: options.image,
@@ -190,6 +198,11 @@ export class AppContainers {
       const retiring = this.retire(retired, next.image);
       this.retiring.add(retiring);
       void retiring.finally(() => this.retiring.delete(retiring));
+    } else if (retired && retired.image !== next.image) {
+      // The same app rolled over to a new image (an orchestrating runtime): the old image goes.
+      const removing = removeOldImage(runtime, retired.image).catch((error: unknown) => console.error(`[reposite] removing image ${retired.image} failed:`, error));
+      this.retiring.add(removing);
+      void removing.finally(() => this.retiring.delete(removing));
     }
     return updated;
   }
@@ -366,10 +379,22 @@ export class AppContainers {
 /** What the proxy should know of an app: its target while a container serves, else its state. */
 export function routeOf(record: DeploymentRecord): AppRoute {
   if (record.status === "running" && record.container) {
-    return { status: "running", target: { host: record.container.host, port: record.container.port } };
+    return { status: "running", target: { host: record.container.host, port: record.container.port, ...(record.container.network ? { network: record.container.network } : {}) } };
   }
   const run = record.run?.status;
   return { status: run === "building" || run === "starting" ? run : record.status, target: null };
+}
+
+/** An orchestrator stops the old task a moment after its update completed: its image is free only then. */
+async function removeOldImage(runtime: ContainerRuntime, image: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runtime.removeImage(image);
+    } catch (error) {
+      if (attempt >= 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 /** An IPv6 literal needs brackets in a URL. */

@@ -14,6 +14,7 @@ import { DeployRunStore } from "./deploy-run-store.js";
 import { DeploymentStore } from "./deployment-store.js";
 import { DeployPipeline } from "./deploy-pipeline.js";
 import { HostingAvailability } from "./hosting-availability.js";
+import { OrchestratedApps } from "./orchestrated-deploy.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
 import { ReplicaIdentity } from "./replica-identity.js";
 
@@ -52,6 +53,7 @@ export class AppRecovery {
     @inject(JobsService) private readonly jobs: JobsService,
     @inject(CLOCK) private readonly clock: Clock,
     @inject(ReplicaIdentity) private readonly replica: ReplicaIdentity,
+    @inject(OrchestratedApps) private readonly orchestrated: OrchestratedApps,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -171,8 +173,11 @@ export class AppRecovery {
       const current = found.find((summary) => summary.id === saved?.id);
       if (!deployment || !saved) continue;
       const now = formatTimestamp(this.clock.now());
+      // An orchestrated app answers where its task runs now (a task's own address changes as tasks are replaced).
+      const address = current?.running ? await this.orchestrated.addressOf(saved.id) : null;
       const updated = await this.deployments.update(siteId, (record) => {
         if (!record.container || record.container.id !== saved.id || record.status !== "running") return record;
+        if (address) return { ...record, container: { ...record.container, host: address.host, port: address.port, network: address.network }, updated_at: now };
         if (current?.running && current.hostPort) {
           // The engine may publish the port anew after it restarted.
           return current.hostPort === record.container.port ? record : { ...record, container: { ...record.container, port: current.hostPort }, updated_at: now };

@@ -16,6 +16,10 @@ export interface AppContainer {
   port: number;
   /** The memory it was given (the app's limit when it was launched); missing on records from before it was kept. */
   memory_mb?: number;
+  /** On an orchestrating runtime: the image reference it runs (a registry digest reference), for removal after a restart. */
+  image_ref?: string;
+  /** On an orchestrating runtime: the network to be on to reach `host` (`AppAddress.network`); absent when the host reaches it. */
+  network?: string | null;
 }
 
 /** A change of the app's container outside a deploy (`AppChanges`), as the deployment keeps it; `last_operation` shows it. */

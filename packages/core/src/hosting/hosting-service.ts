@@ -304,7 +304,7 @@ export class HostingService {
       const deployment = await this.deployments.get(siteId);
       if (this.availability.on && (deployment || runs.length > 0)) {
         const images = [
-          ...(deployment?.container ? [deployment.container.image] : []),
+          ...(deployment?.container ? [deployment.container.image, ...(deployment.container.image_ref ? [deployment.container.image_ref] : [])] : []),
           ...runs.map((run) => run.image ?? imageTag(siteId, run.run_id)),
         ];
         await this.containers.removeAll(siteId, images);
