@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import type { AppHandle, AppImage, AppRuntime, AppSpec, ImageBuilder } from "@reposite/core";
+import type { AppAddress, AppHandle, AppImage, AppRuntime, AppSpec, ImageBuilder } from "@reposite/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { networkVantage } from "../swarm.js";
 import { writeTar } from "../tar.js";
 
 /** One fetch made from a vantage point: the answer, or why there was none. */
@@ -13,6 +14,22 @@ export interface Vantage {
   close(): Promise<void>;
 }
 
+/** Requests made from this machine: how an app whose address names no network is reached. */
+export function localVantage(): Vantage {
+  return {
+    async get(url, timeoutMs = 2_000) {
+      try {
+        const answer = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+        return { status: answer.status, body: await answer.text() };
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        return { error: cause ?? (error instanceof Error ? error.name : String(error)) };
+      }
+    },
+    close: async () => undefined,
+  };
+}
+
 export interface AppRuntimeContractSetup {
   runtime: AppRuntime;
   /** Builds the contract's app images where the runtime can run them. */
@@ -21,9 +38,16 @@ export interface AppRuntimeContractSetup {
   baseImages: { node: string; busybox: string };
   /** Labels unique to this run: on everything the contract makes, so `teardown` finds leftovers. */
   labels: Record<string, string>;
-  /** A vantage point on `network` (an `AppAddress.network`), or on this machine for null. */
-  vantage(network: string | null): Promise<Vantage>;
-  /** The app's own addresses inside its network (task IPs), to prove another network cannot reach them either. */
+  /**
+   * A vantage point on `network` (an `AppAddress.network`, or an `AppSpec.network` to stand where
+   * an app of that network stands), or on this machine for null. By default: this machine for null,
+   * else a small container on the network (`networkVantage`, from `baseImages.node`).
+   */
+  vantage?(network: string | null): Promise<Vantage>;
+  /**
+   * The app's own addresses inside its network (a task's or a container's IP), where it answers on
+   * its `AppSpec.port`: to prove another app's network cannot reach them, and its own can.
+   */
   internalAddresses(id: string): Promise<string[]>;
   /** Names of the networks that exist now. */
   networks(): Promise<string[]>;
@@ -66,11 +90,16 @@ const isAnswer = (answer: VantageAnswer): answer is { status: number; body: stri
 
 /**
  * What hosting needs of an app runtime, for any implementation: an app run from a built image with
- * its labels, env and `PORT`, reached at the address the runtime gives (from the network it names)
- * and from no other app's network; its logs; every capability dropped; for an orchestrator, three
- * rollouts under steady requests with none lost, and a rollout to an image that never becomes
- * healthy rolled back with the old version answering every request meanwhile; an OOM kill reported; stop, start, list by labels,
- * remove (the app and its network); and what is missing is fine.
+ * its labels, env and `PORT`, reached at the address the runtime gives (from this machine when it
+ * names no network, else from the network it names; never assumed to be 127.0.0.1) and from no
+ * other app's network; its logs; every capability dropped; for an orchestrator, three rollouts
+ * under steady requests with none lost, and a rollout to an image that never becomes healthy
+ * rolled back with the old version answering every request meanwhile; for a caller rollout, a new
+ * version run beside the old one on the same network, both answering, and the old one removed
+ * without the new one's network; an OOM kill reported; stop, start, list by labels, remove (the
+ * app and its network); and what is missing is fine.
+ *
+ * A provider outside this repository runs it from its own vitest file (docs/providers.md).
  */
 export function appRuntimeContract(name: string, setup: () => Promise<AppRuntimeContractSetup>, options: { namePrefix?: string } = {}): void {
   describe(`app runtime contract: ${name}`, () => {
@@ -83,6 +112,8 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
     const prefix = `${options.namePrefix ?? "arc"}-${randomBytes(4).toString("hex")}`;
     const images: Record<"v1" | "v2" | "bad", AppImage | null> = { v1: null, v2: null, bad: null };
     const apps = new Map<string, AppHandle>();
+    /** What each app was run with, by role: its own network and port. */
+    const specs = new Map<string, AppSpec>();
     const vantages: Vantage[] = [];
     let main: AppHandle;
     /** The host name main's first copy answered with: what tells its answers from anyone else's. */
@@ -113,24 +144,34 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       };
       const handle = await env().runtime.run(spec);
       apps.set(role, handle);
+      specs.set(role, spec);
       return handle;
     };
+    let vantagesMade = 0;
     const vantage = async (network: string | null) => {
-      const made = await env().vantage(network);
+      const { vantage: own, baseImages, labels } = env();
+      const made = own
+        ? await own(network)
+        : network === null
+          ? localVantage()
+          : await networkVantage(network, { name: `${prefix}-vantage-${vantagesMade++}`, image: baseImages.node, labels });
       vantages.push(made);
       return made;
     };
-    const url = (handle: AppHandle, path = "/") => `http://${handle.address.host}:${handle.address.port}${path}`;
-    /** The app's JSON answer from its own network, once it answers. */
-    const answerOf = async (handle: AppHandle, from: Vantage) =>
+    const url = (address: AppAddress, path = "/") => `http://${address.host}:${address.port}${path}`;
+    /** The app's JSON answer at `address`, once it answers there. */
+    const answerAt = async (address: AppAddress, from: Vantage) =>
       waitFor(
-        `${handle.address.host} answering`,
+        `${address.host}:${address.port} answering`,
         async () => {
-          const answer = await from.get(url(handle));
+          const answer = await from.get(url(address));
           return isAnswer(answer) && answer.status === 200 ? (JSON.parse(answer.body) as Record<string, string>) : null;
         },
         90_000,
       );
+    /** The app's JSON answer at the address `run()` gave, from where the runtime says to reach it. */
+    const answerOf = async (handle: AppHandle, from: Vantage) => answerAt(handle.address, from);
+    const specOf = (role: string) => specs.get(role) ?? (() => { throw new Error(`[app-runtime-contract] no app ${role} was run`); })();
 
     beforeAll(async () => {
       ctx = await setup();
@@ -182,20 +223,30 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
 
     it("keeps another app's network from reaching the app, by name or by address", async () => {
       const other = await run("other");
-      const fromOther = await vantage(other.address.network);
-      // The vantage works: the other app answers on its own network.
-      expect(await answerOf(other, fromOther)).toMatchObject({ version: "v1" });
+      const { port } = specOf("main");
+      // Where another app stands: on its own network (`AppSpec.network`), whatever address the runtime gives.
+      const fromOther = await vantage(specOf("other").network);
+      // The vantage works: the other app answers at its own addresses on its own network.
+      const otherAddresses = await env().internalAddresses(other.id);
+      expect(otherAddresses.length).toBeGreaterThan(0);
+      expect(await answerAt({ host: otherAddresses[0]!, port, network: specOf("other").network }, fromOther)).toMatchObject({ version: "v1" });
       // Whatever else answers an address outside the network (a gateway, a proxy), main must not.
       const fromMain = (answer: VantageAnswer) => isAnswer(answer) && answer.body.includes(JSON.stringify(mainHost));
       expect(mainHost).not.toBe("");
-      const byName = await fromOther.get(url(main), 3_000);
-      expect(isAnswer(byName)).toBe(false);
+      // By the address the runtime gives (meant for its own vantage, not for other apps) and by name.
+      expect(fromMain(await fromOther.get(url(main.address), 3_000))).toBe(false);
+      expect(fromMain(await fromOther.get(`http://${specOf("main").name}:${port}/`, 3_000))).toBe(false);
       const addresses = await env().internalAddresses(main.id);
       expect(addresses.length).toBeGreaterThan(0);
+      const fromMainNetwork = await vantage(specOf("main").network);
       for (const address of addresses) {
-        expect(fromMain(await fromOther.get(`http://${address}:${main.address.port}/`, 3_000))).toBe(false);
+        expect(fromMain(await fromOther.get(`http://${address}:${port}/`, 3_000))).toBe(false);
         // The same address from main's own network is main: the check above could have seen it.
-        expect(fromMain(await (await vantage(main.address.network)).get(`http://${address}:${main.address.port}/`, 3_000))).toBe(true);
+        const own = await waitFor("main answering at its own address on its network", async () => {
+          const answer = await fromMainNetwork.get(`http://${address}:${port}/`, 3_000);
+          return fromMain(answer) ? answer : null;
+        }, 30_000);
+        expect(fromMain(own)).toBe(true);
       }
     });
 
@@ -218,7 +269,7 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
         const versions: string[] = [];
         const poller = (async () => {
           while (polling) {
-            const answer = await from.get(url(main), 2_000);
+            const answer = await from.get(url(main.address), 2_000);
             if (isAnswer(answer) && answer.status === 200) versions.push((JSON.parse(answer.body) as { version: string }).version);
             else failures.push(isAnswer(answer) ? `${answer.status} ${answer.body.slice(0, 80)}` : answer.error);
             await sleep(50);
@@ -249,11 +300,32 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       expect((await env().runtime.inspect(main.id))?.image).toBe(images.v2!.reference);
     }, 300_000);
 
+    it("runs a new version beside the old one on the app's network when the caller rolls out: both answer, and removing the old one keeps the new one and its network", async () => {
+      if (env().runtime.capabilities.rollout !== "caller") return;
+      const { network } = specOf("main");
+      // As core deploys on such a runtime: a second app on the same network, checked, switched to, the first removed.
+      const next = await run("next", { image: images.v2!.reference, network });
+      const fromMain = await vantage(main.address.network);
+      const fromNext = await vantage(next.address.network);
+      expect(await answerOf(main, fromMain)).toMatchObject({ version: "v1" });
+      expect(await answerOf(next, fromNext)).toMatchObject({ version: "v2" });
+      expect(next.address).not.toEqual(main.address);
+      expect((await env().runtime.inspect(next.id))?.image).toBe(images.v2!.reference);
+
+      await env().runtime.remove(main.id);
+      apps.delete("main");
+      expect(await env().runtime.inspect(main.id)).toBeNull();
+      expect(await env().networks()).toContain(network);
+      expect(await answerOf(next, fromNext)).toMatchObject({ version: "v2", greeting: "hello from the contract" });
+      // The cases below go on with the new version as the app.
+      main = next;
+    }, 180_000);
+
     it("reports an app that outgrows its memory as OOM-killed, with exit code 137", async () => {
       const hungry = await run("hungry", { memoryMb: 48 });
       const from = await vantage(hungry.address.network);
       await answerOf(hungry, from);
-      await from.get(url(hungry, "/grow"), 2_000);
+      await from.get(url(hungry.address, "/grow"), 2_000);
       const state = await waitFor("the OOM kill", async () => {
         const found = await env().runtime.inspect(hungry.id);
         return found?.oomKilled ? found : null;
@@ -269,8 +341,10 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       await env().runtime.stop(main.id);
       const started = await env().runtime.start(main.id);
       expect(started).toMatchObject({ wanted: true, running: true });
-      const from = await vantage(main.address.network);
-      expect(await answerOf(main, from)).toMatchObject({ greeting: "hello from the contract" });
+      // Read again: a runtime may answer at another address after a start (a new published port).
+      const address = await waitFor("an address after the start", () => env().runtime.address(main.id), 30_000);
+      const from = await vantage(address.network);
+      expect(await answerAt(address, from)).toMatchObject({ greeting: "hello from the contract" });
     }, 180_000);
 
     it("removes an app and its network; what is missing is fine", async () => {
@@ -279,7 +353,7 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
         await env().runtime.remove(handle.id);
         expect(await env().runtime.inspect(handle.id)).toBeNull();
         expect(await env().runtime.list({ ...env().labels, "reposite-contract.role": role })).toEqual([]);
-        expect(await env().networks()).not.toContain(handle.address.network);
+        expect(await env().networks()).not.toContain(specOf(role).network);
         apps.delete(role);
       }
       await env().runtime.remove(main.id);

@@ -53,6 +53,10 @@ http.createServer((req, res) => {
  * memory, timeout, cancel); containers with labels, env and `PORT`, published on 127.0.0.1 and
  * answering HTTP; inspect, stop, start, remove, list by labels, logs, sizes, a volume that keeps
  * data, and removal of what is missing.
+ *
+ * This is the suite of the old `ContainerRuntime` port, kept while core moves to the split ports;
+ * new providers implement `ImageBuilder` and `AppRuntime` and run `imageBuilderContract` and
+ * `appRuntimeContract` instead.
  */
 /** A build log line without the step number BuildKit's lines start with (`#5 npm notice …`). */
 const stepOutput = (line: string) => line.replace(/^#\d+ /, "");
