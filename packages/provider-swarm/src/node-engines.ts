@@ -28,6 +28,10 @@ export function nodeEngines(manager: Docker, dockerHost: string | undefined, add
       managerNode.catch(() => (managerNode = null));
       return managerNode;
     },
+    /** The node's Engine as a dockerode client (for what provider-docker's runtime does not read), or null. */
+    async clientOf(nodeId: string | undefined): Promise<Docker | null> {
+      return (await this.of(nodeId))?.docker ?? null;
+    },
     async of(nodeId: string | undefined): Promise<DockerRuntime | null> {
       if (!nodeId) return null;
       if (addresses[nodeId]) return runtimeAt(addresses[nodeId]);

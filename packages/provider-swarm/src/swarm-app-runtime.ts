@@ -1,6 +1,7 @@
 import type { AppAddress, AppChange, AppHandle, AppRuntime, AppSpec, AppState, AppSummary, RolloutOptions, RolloutResult } from "@reposite/core";
 import type Docker from "dockerode";
 import { connectEngine, engineMessage, ifMissing, waitUntil } from "./engine.js";
+import { gatewayAddress } from "./gateway-address.js";
 import { nodeEngines } from "./node-engines.js";
 import { registryAuth, withoutSecret } from "./registry-auth.js";
 import { followUpdate } from "./rollout.js";
@@ -49,6 +50,7 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
     logBytes: options.logBytes ?? 20 * 1024 * 1024,
     volumeNode: options.volumeNode ?? (await nodes.managerNode()),
   });
+  const reach = options.reach ?? "gateway";
   const say = (message: string) => new Error(withoutSecret(`[provider-swarm] ${message}`, options.registry));
 
   const service = async (id: string): Promise<ServiceInfo | null> => (await docker.getService(id).inspect().catch(ifMissing(null))) as ServiceInfo | null;
@@ -190,10 +192,17 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
     },
 
     async address(id: string): Promise<AppAddress | null> {
-      // The service's name is the address for as long as the app is meant to run: no task IP to chase.
       const info = await service(id);
       if (!info || info.Spec.Mode.Replicated.Replicas === 0) return null;
-      return { host: info.Spec.Name, port: Number(info.Spec.Labels[LABEL_PORT]), network: info.Spec.Labels[LABEL_NETWORK] ?? null };
+      const port = Number(info.Spec.Labels[LABEL_PORT]);
+      // On the network: the service's name, for as long as the app is meant to run (no task IP to chase).
+      if (reach === "network") return { host: info.Spec.Name, port, network: info.Spec.Labels[LABEL_NETWORK] ?? null };
+      // Through the gateway bridge: the newest running task (Swarm counts a task running once it is healthy).
+      const task = runningTask(await tasks(id));
+      const containerId = task?.Status?.ContainerStatus?.ContainerID;
+      const engine = containerId ? await nodes.clientOf(task?.NodeID) : null;
+      const host = engine && containerId ? await gatewayAddress(engine, containerId) : null;
+      return host ? { host, port, network: null } : null;
     },
 
     async exec(id, command, execOptions) {

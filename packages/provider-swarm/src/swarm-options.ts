@@ -44,21 +44,35 @@ export interface SwarmOptions {
   health?: Partial<SwarmHealthTiming>;
   /** How long a rollout may take before it counts as failed (5 minutes by default). */
   rolloutTimeoutMs?: number;
+  /**
+   * How the control plane and the edge reach an app (`address()`):
+   * - `gateway` (the default): the running task's address on its node's `docker_gwbridge`, read
+   *   from that node's Engine. The host reaches it without joining any network (the Node runtime's
+   *   `/app/` proxy, an nginx on the host), but only on the task's own node, and it changes with
+   *   each task: core moves the route when a rollout reports the new task healthy.
+   * - `network`: `<service name>:<port>` on the app's overlay network, for an edge attached to the
+   *   apps' networks (in a container); reaches tasks on every node, and the name stays.
+   */
+  reach?: SwarmReach;
   /** Bytes of output kept per task (json-file log, two files of half each); 20 MB by default. */
   logBytes?: number;
 }
+
+export type SwarmReach = "gateway" | "network";
 
 export const DEFAULT_HEALTH_TIMING: SwarmHealthTiming = { intervalSeconds: 2, timeoutSeconds: 3, retries: 3, startPeriodSeconds: 5 };
 
 /**
  * The settings from the environment: `REPOSITE_REGISTRY` (`host:port`), `REPOSITE_REGISTRY_USERNAME`,
  * `REPOSITE_REGISTRY_PASSWORD`, `REPOSITE_SWARM_ENDPOINT_MODE` (`dnsrr` | `vip`),
- * `REPOSITE_SWARM_PROBE_BINARY`, `REPOSITE_SWARM_VOLUME_NODE`, `REPOSITE_SWARM_NODE_ENGINES`
+ * `REPOSITE_SWARM_PROBE_BINARY`, `REPOSITE_SWARM_VOLUME_NODE`, `REPOSITE_SWARM_REACH` (`gateway` | `network`), `REPOSITE_SWARM_NODE_ENGINES`
  * (`node=tcp://10.0.0.6:2375,…`) and `DOCKER_HOST`.
  */
 export function swarmOptionsFromEnv(env: Record<string, string | undefined>): SwarmOptions {
   const mode = env.REPOSITE_SWARM_ENDPOINT_MODE;
   if (mode && mode !== "dnsrr" && mode !== "vip") throw new Error(`[provider-swarm] REPOSITE_SWARM_ENDPOINT_MODE must be dnsrr or vip, not ${JSON.stringify(mode)}`);
+  const reach = env.REPOSITE_SWARM_REACH;
+  if (reach && reach !== "gateway" && reach !== "network") throw new Error(`[provider-swarm] REPOSITE_SWARM_REACH must be gateway or network, not ${JSON.stringify(reach)}`);
   const nodeEngines: Record<string, string> = {};
   for (const pair of (env.REPOSITE_SWARM_NODE_ENGINES ?? "").split(",").filter(Boolean)) {
     const at = pair.indexOf("=");
@@ -76,6 +90,7 @@ export function swarmOptionsFromEnv(env: Record<string, string | undefined>): Sw
         }
       : null,
     ...(mode ? { endpointMode: mode as "dnsrr" | "vip" } : {}),
+    ...(reach ? { reach: reach as SwarmReach } : {}),
     ...(env.REPOSITE_SWARM_PROBE_BINARY ? { probeBinary: env.REPOSITE_SWARM_PROBE_BINARY } : {}),
     ...(env.REPOSITE_SWARM_VOLUME_NODE ? { volumeNode: env.REPOSITE_SWARM_VOLUME_NODE } : {}),
     ...(Object.keys(nodeEngines).length ? { nodeEngines } : {}),
