@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { conflict, RepositeError } from "../errors.js";
 import type { TerminalSession } from "../ports/container-runtime.js";
+import { untilAborted } from "../util/until-aborted.js";
 import { AppAccess } from "./app-access.js";
 import { HostingAvailability } from "./hosting-availability.js";
 
@@ -60,15 +61,27 @@ export class AppTerminal {
     this.assertRoom(siteId);
   }
 
-  /** Opens the shell with a terminal of `size`; the session is counted until it ends. */
-  async open(ownerId: string, siteId: string, size: TerminalSize): Promise<TerminalSession> {
+  /**
+   * Opens the shell with a terminal of `size`; the session is counted until it ends. `signal` is
+   * the visitor leaving: from then on the slot is free and `open` rejects with the signal's reason,
+   * and a shell the engine finishes opening afterwards is closed at once.
+   */
+  async open(ownerId: string, siteId: string, size: TerminalSize, signal?: AbortSignal): Promise<TerminalSession> {
     const { runtime, containerId } = await this.container(ownerId, siteId);
+    signal?.throwIfAborted();
     this.assertRoom(siteId);
     this.opening.set(siteId, (this.opening.get(siteId) ?? 0) + 1);
     let session: TerminalSession;
+    let closeLate: (() => void) | undefined;
     try {
-      session = await runtime.openTerminal!(containerId, { command: SHELL_COMMAND, ...terminalSize(size), env: { TERM: "xterm-256color" } });
+      const opening = runtime.openTerminal!(containerId, { command: SHELL_COMMAND, ...terminalSize(size), env: { TERM: "xterm-256color" } });
+      // The engine cannot be asked to stop opening a shell: one that opens after its visitor left is closed.
+      closeLate = () => void opening.then((late) => late.close(), () => undefined);
+      signal?.addEventListener("abort", closeLate, { once: true });
+      // Settles as soon as the visitor leaves, so the slot is free then, not when the engine answers.
+      session = await untilAborted(opening, signal);
     } finally {
+      if (closeLate) signal?.removeEventListener("abort", closeLate);
       const left = this.opening.get(siteId)! - 1;
       if (left === 0) this.opening.delete(siteId);
       else this.opening.set(siteId, left);

@@ -46,7 +46,7 @@ export function terminalSockets(reposite: Reposite): TerminalSockets {
     const ownerId = current.account.id;
     await reposite.appTerminal.check(ownerId, siteId);
     const size = sizeFromQuery(req.url ?? "");
-    sockets.handleUpgrade(req, socket, head, (ws) => void connect(ws, () => reposite.appTerminal.open(ownerId, siteId, size)));
+    sockets.handleUpgrade(req, socket, head, (ws) => void connect(ws, (signal) => reposite.appTerminal.open(ownerId, siteId, size, signal)));
   }
 
   return {
@@ -64,8 +64,12 @@ export function terminalSockets(reposite: Reposite): TerminalSockets {
   };
 }
 
-/** Joins a just-opened socket to a new shell; messages that come while the shell opens wait for it. */
-async function connect(ws: WebSocket, open: () => Promise<TerminalSession>): Promise<void> {
+/**
+ * Joins a just-opened socket to a new shell; messages that come while the shell opens wait for it.
+ * The socket closing aborts `open`'s signal: a visitor who left stops holding one of the box's
+ * terminals at once, even while the engine is still starting the shell.
+ */
+async function connect(ws: WebSocket, open: (signal: AbortSignal) => Promise<TerminalSession>): Promise<void> {
   const waiting: RawData[] = [];
   let session: TerminalSession | null = null;
   let closed = false;
@@ -91,14 +95,17 @@ async function connect(ws: WebSocket, open: () => Promise<TerminalSession>): Pro
     ws.ping();
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const left = new AbortController();
   ws.on("close", () => {
     closed = true;
     clearInterval(heartbeat);
+    left.abort();
     session?.close();
   });
   try {
-    session = await open();
+    session = await open(left.signal);
   } catch (error) {
+    if (closed) return; // the visitor left first: nobody to tell, and core closes a shell that opens late
     // Checked before the upgrade; only a race (the box stopped, another tab took the last slot) lands here.
     const message = RepositeError.isInstance(error) ? error.message : "The shell could not be started.";
     if (!RepositeError.isInstance(error)) console.error("[reposite] opening a terminal failed:", error);
