@@ -193,7 +193,9 @@ describe.skipIf(!engine.available)("env restarts and data resets in a real serve
     const hang = await api(`/app/sites/${site}/deployment/env`, json({ env: { CRASH: null, HANG: "1" } }, undefined, "PUT"));
     const hangMs = Date.now() - hangStarted;
     expect(hang.status).toBe(200);
-    expect(hangMs).toBeLessThan(2_000);
+    // Far under the 60 s health check, with room for a busy machine: a failure means the request
+    // waited for the health check instead of answering once the restart was under way.
+    expect(hangMs).toBeLessThan(20_000);
     expect((await deploymentOf(site)).last_operation).toMatchObject({ kind: "env_restart", status: "under_way", finished_at: null });
     expect((await appAnswer(slug)).body).toBe("ok\n");
     console.log(`[app-changes] PUT env answered in ${crashMs} ms (crashing app) and ${hangMs} ms (app that never answers)`);

@@ -147,7 +147,9 @@ describe("a deploy", () => {
     // The release ends the drain (not its 20 s limit): the old container goes, with its image.
     await eventually(async () => (await h.runtime!.inspectContainer(oldId)) === null);
     await eventually(async () => (await h.runtime!.imageSize(imageTag(site, firstRun))) === null);
-    expect(Date.now() - released).toBeLessThan(5_000);
+    // Well under the drain's 20 s limit, with room for a busy machine's slow removals: a failure
+    // means the old container waited out the limit instead of going when the request ended.
+    expect(Date.now() - released).toBeLessThan(15_000);
   });
 
   it("stop, start and restart: stopped shows at /app/, start and restart make a new container from the same image", async () => {

@@ -85,11 +85,12 @@ export function languageModelContract(name: string, setup: (script: LanguageMode
 
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).name).toBe("AbortError");
-      expect(Date.now() - abortedAt).toBeLessThan(1_000);
+      // The rest of the answer would take about 40 s: a failure means the stream ran on after the abort.
+      expect(Date.now() - abortedAt).toBeLessThan(5_000);
       expect(received.length).toBeGreaterThanOrEqual(2);
       expect(reply.startsWith(received.join(""))).toBe(true);
       expect(received.join("").length).toBeLessThan(reply.length);
-      await vi.waitFor(async () => expect(await serverSawAbort()).toBe(true), { timeout: 2_000, interval: 20 });
+      await vi.waitFor(async () => expect(await serverSawAbort()).toBe(true), { timeout: 10_000, interval: 20 });
     });
 
     it("ends with an AbortError without a delta when the signal is already aborted", async () => {
@@ -113,7 +114,7 @@ export function languageModelContract(name: string, setup: (script: LanguageMode
         if (received.length === 2) break;
       }
       expect(received).toHaveLength(2);
-      await vi.waitFor(async () => expect(await serverSawAbort()).toBe(true), { timeout: 2_000, interval: 20 });
+      await vi.waitFor(async () => expect(await serverSawAbort()).toBe(true), { timeout: 10_000, interval: 20 });
     });
   });
 }
