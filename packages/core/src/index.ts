@@ -215,7 +215,7 @@ export {
 } from "./sites/visits.js";
 export { EdgeRouteTable } from "./edge/edge-route-table.js";
 export type { EdgeApp, EdgeDomain, EdgeRoutes } from "./edge/edge-routes.js";
-export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, type NginxEdgeSettings } from "./edge/nginx-config.js";
+export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, SWARM_RESOLVER, type NginxEdgeSettings, type NodeSocket } from "./edge/nginx-config.js";
 export type { NginxMemberGateSettings } from "./edge/nginx-member-gate.js";
 export type { NginxAppPagesSettings } from "./edge/nginx-app-pages.js";
 export { edgeFileName, EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE } from "./edge/edge-site-files.js";

@@ -10,8 +10,11 @@ import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from
 export interface NginxEdgeSettings {
   /** Where nginx listens for visitors (the server's `HOST` and `PORT`). */
   listen: { hostname: string; port: number };
-  /** Where Reposite's own Node process answers (an internal loopback address). */
-  node: AppTarget;
+  /**
+   * Where Reposite's own Node process answers: an internal loopback address, or a Unix socket
+   * (nginx in a container reaches Node through the bind-mounted socket, not the host's loopback).
+   */
+  node: AppTarget | NodeSocket;
   /** More Reposite processes in the same upstream (`reposite edge`: one per control plane); nginx spreads requests and skips one that fails. */
   moreNodes?: readonly AppTarget[];
   /** Folder nginx runs in: its pid file, error log and temporary files live here. */
@@ -56,8 +59,23 @@ export const NODE_UPSTREAM = "reposite_node";
 /** An app's upstream name: its site id with nothing nginx would misread. */
 export const appUpstream = (siteId: string) => `reposite_app_${siteId.replace(/[^a-zA-Z0-9_]/g, "_")}`;
 
-/** nginx's `server` address of a target (IPv6 in brackets). */
-const address = ({ host, port }: AppTarget) => `${host.includes(":") ? `[${host}]` : host}:${port}`;
+/** Reposite's Node process on a Unix socket. */
+export interface NodeSocket {
+  socket: string;
+}
+
+/** nginx's `server` address of a target (IPv6 in brackets, a socket as `unix:`). */
+const address = (target: AppTarget | NodeSocket) => ("socket" in target ? `unix:${target.socket}` : `${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}`);
+
+/**
+ * Docker's DNS inside a container on a user-defined network. It answers a Swarm service's name
+ * with its healthy tasks only; `valid=1s` makes nginx ask again every second, so a task that
+ * became healthy gets requests within a second, and one shutting down stops getting them.
+ */
+export const SWARM_RESOLVER = "resolver 127.0.0.11 valid=1s ipv6=off;";
+
+/** A target reached on a network of its own (a Swarm app): resolved by name per request, not an `upstream`. */
+const onNetwork = (target: AppTarget | null) => Boolean(target?.network);
 
 /** A map key or value quoted for nginx. */
 const quoted = (text: string) => `"${text.replace(/["\\]/g, "")}"`;
@@ -204,8 +222,9 @@ export const nginxServedApps = (routes: EdgeRoutes, settings: Pick<NginxEdgeSett
 
 /** Each app's hosts (`<slug>.<sitesDomain>` and its verified custom domains) with its upstream. */
 function hostsOf(apps: readonly EdgeApp[], routes: EdgeRoutes): [string, string][] {
-  const upstreamOf = new Map(apps.map((app) => [app.slug, appUpstream(app.siteId)]));
-  const hosts: [string, string][] = apps.map((app) => [`${app.slug}.${routes.sitesDomain}`, appUpstream(app.siteId)]);
+  // A networked app's value is its `name:port`, which proxy_pass resolves through the resolver per request.
+  const upstreamOf = new Map(apps.map((app) => [app.slug, onNetwork(app.target) ? address(app.target!) : appUpstream(app.siteId)]));
+  const hosts: [string, string][] = apps.map((app) => [`${app.slug}.${routes.sitesDomain}`, upstreamOf.get(app.slug)!]);
   for (const { domain, slug } of routes.domains) {
     const upstream = upstreamOf.get(slug);
     if (upstream) hosts.push([domain, upstream]);
@@ -230,7 +249,8 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     `  server ${address(settings.node)};`,
     "  keepalive 64;",
     "}",
-    ...served.flatMap((app) => [
+    ...swarmTargets(served.some((app) => onNetwork(app.target))),
+    ...served.filter((app) => !onNetwork(app.target)).flatMap((app) => [
       `upstream ${appUpstream(app.siteId)} {`,
       `  server ${address(app.target!)};`,
       "  keepalive 32;",
@@ -244,4 +264,20 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     ...(settings.memberGate && gatedHosts.length ? serverBlock(settings, listen, gatedHosts.map(([host]) => host)).map((line) => line.slice(2)) : []),
     "",
   ].join("\n");
+}
+
+/**
+ * For apps on networks of their own (Swarm): Docker's resolver, and a request whose task is gone
+ * (refused, or no route once its address left the network) tried on the next address the name
+ * resolved to, soon: within one overlay a connect takes well under a millisecond.
+ */
+function swarmTargets(any: boolean): string[] {
+  if (!any) return [];
+  return [
+    "# Apps on networks of their own (Swarm services): names resolved per request by Docker's DNS.",
+    SWARM_RESOLVER,
+    "resolver_timeout 2s;",
+    "proxy_next_upstream error timeout;",
+    "proxy_connect_timeout 2s;",
+  ];
 }

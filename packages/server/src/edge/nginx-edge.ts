@@ -1,15 +1,14 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type Reposite } from "@reposite/core";
+import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type NodeSocket, type Reposite } from "@reposite/core";
 import { startEdgeCertificates, type CertificateSource, type EdgeCertificates } from "./edge-certificates.js";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
 import { startEdgeAppPages, type EdgeAppPages } from "./app-pages-files.js";
 import { NO_ANSWER_RETRY_AFTER, notRunningRetryAfter } from "../app-proxy/app-pages.js";
 import { SITE_PAGE_HEADERS } from "../site-runtime/dynamic/site-pages.js";
 import { startMemberGate, type MemberGateDecision, type MemberGateListener } from "./member-gate.js";
-import { findBrotliStatic, findNginx, workerUser } from "./find-nginx.js";
 import { startVisitLog, type VisitLog } from "./visit-log.js";
-import { startNginx, testConfig, type NginxProcess } from "./nginx-process.js";
+import { hostNginx, type NginxProcess, type NginxRunner } from "./nginx-process.js";
 import { createServedRoutes } from "./served-routes.js";
 
 export interface NginxEdgeOptions {
@@ -17,8 +16,8 @@ export interface NginxEdgeOptions {
   dir: string;
   /** Where visitors reach nginx (`HOST`, `PORT`). */
   listen: { hostname: string; port: number };
-  /** Where Reposite's Node process answers, on loopback. */
-  node: AppTarget;
+  /** Where Reposite's Node process answers: on loopback, or on a Unix socket (the only way nginx in a container reaches it). */
+  node: AppTarget | NodeSocket;
   trustProxy: boolean;
   /** Shutdown bound (ms): old workers get this long at a reload, and nginx at a stop. */
   shutdownMs: number;
@@ -31,6 +30,8 @@ export interface NginxEdgeOptions {
   coalesceMs?: number;
   /** Default `nginx` (found on PATH). */
   binary?: string;
+  /** How nginx runs: the machine's `binary` by default, or in a container (`containerNginx`, for apps on Swarm overlay networks). */
+  runner?: NginxRunner;
   /** When given, nginx serves its published sites from files under `<dir>/sites` and logs their visits to it. */
   reposite?: Reposite;
   /** Without `reposite`: site files someone else writes and reads the visits of (`reposite edge`). */
@@ -70,8 +71,8 @@ const key = (target: AppTarget) => `${target.host}:${target.port}`;
  * in `<dir>/next/` first; a candidate nginx refuses is logged and the running pair stays).
  */
 export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEdge> {
-  const binary = options.binary ?? "nginx";
-  const version = await findNginx(binary);
+  const runner = options.runner ?? hostNginx(options.binary ?? "nginx");
+  const version = await runner.version();
   const { dir, table, appRoutes } = options;
   const next = join(dir, "next");
   await mkdir(join(dir, "tmp"), { recursive: true });
@@ -88,15 +89,16 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     appPageSettings = { dir: pagesDir, retryAfter: notRunningRetryAfter, retryAfterNoAnswer: NO_ANSWER_RETRY_AFTER, headers: SITE_PAGE_HEADERS };
     const sitesDir = join(dir, "sites");
     await mkdir(sitesDir, { recursive: true });
-    const brotliModule = await findBrotliStatic();
+    const brotliModule = await runner.brotliStatic();
     visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (slug) => sites?.siteIdOf(slug));
     sites = await startEdgeSites(options.reposite, table, { dir: sitesDir, brotli: brotliModule !== null });
     siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
   } else if (options.siteFiles) {
     siteSettings = options.siteFiles;
   }
-  const user = siteSettings ? await workerUser(dirname(dir)) : undefined;
-  const gate: MemberGateListener | undefined = options.memberGate ? await startMemberGate(options.memberGate) : undefined;
+  const user = siteSettings || runner.inContainer ? await runner.workerUser(dirname(dir)) : undefined;
+  // The gate listens on this machine's loopback, which nginx in a container cannot reach: there members-only apps go through Reposite.
+  const gate: MemberGateListener | undefined = options.memberGate && !runner.inContainer ? await startMemberGate(options.memberGate) : undefined;
   const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
   let certificateFiles: EdgeCertificates | undefined;
   let stopFollowingDomains: (() => void) | undefined;
@@ -108,10 +110,16 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     stopFollowingDomains = options.tls.domains.onChange(({ before, after }) => {
       for (const name of new Set([before?.domain, after?.domain])) if (name) certificateFiles!.changed(name);
     });
-    tls = { listen: options.tls.listen, certsDir };
+    tls = { listen: runner.seat(options.tls.listen), certsDir };
   }
-  const settings = { tls, listen: options.listen, node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
+  const settings = { tls, listen: runner.seat(options.listen), node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
+  // The networks nginx reaches apps on (Swarm overlays), joined one change at a time.
+  let joining: Promise<void> = Promise.resolve();
+  const joinNetworksOf = (configurations: readonly EdgeRoutes[]) => {
+    const names = new Set(configurations.flatMap(directTargets).flatMap((target) => (target.network ? [target.network] : [])));
+    return (joining = joining.catch(() => undefined).then(() => runner.networks?.(names)));
+  };
 
   // A target nginx may send to is held from the moment the table names it until a reload that no
   // longer names it is done and its old workers are gone.
@@ -129,7 +137,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     const text = files["nginx.conf"]! + files["routes.conf"]!;
     if (text === last) return false;
     for (const [name, content] of Object.entries(files)) await writeFile(join(next, name), content);
-    await testConfig(binary, dir, join(next, "nginx.conf"));
+    await runner.test(dir, join(next, "nginx.conf"));
     // routes.conf first: the running nginx reads both only when told to reload.
     await rename(join(next, "routes.conf"), join(dir, "routes.conf"));
     await rename(join(next, "nginx.conf"), join(dir, "nginx.conf"));
@@ -142,7 +150,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let nginx: NginxProcess;
   try {
     await write(first);
-    nginx = await startNginx(binary, dir, options.listen);
+    nginx = await runner.start(dir, [options.listen, ...(options.tls ? [options.tls.listen] : [])]);
+    await joinNetworksOf([first]);
   } catch (error) {
     await sites?.close();
     await visitLog?.close();
@@ -171,6 +180,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     let oldWorkersGone: Promise<void> = Promise.resolve();
     try {
       if (await write(routes)) {
+        // Joined before nginx sends there; the networks only older workers use are left once they are gone.
+        await joinNetworksOf([...live, routes]);
         ({ oldWorkersGone } = await nginx.reload());
         count += 1;
       }
@@ -186,6 +197,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
       live.splice(0, live.indexOf(routes));
       const kept = new Set([...live, table.snapshot()].flatMap(directTargets).map(key));
       for (const [id, release] of holds) if (!kept.has(id)) (holds.delete(id), release());
+      if (!closing) void joinNetworksOf([...live, table.snapshot()]).catch((error: unknown) => console.error(`[reposite] [edge] ${(error as Error).message}`));
     });
   };
   // A deploy says done once nginx sends to its new container (AppRoutes.applied waits on this).
@@ -199,7 +211,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   });
 
   return {
-    description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${key(options.node)}; configuration in ${dir}`,
+    description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${"socket" in options.node ? options.node.socket : key(options.node)}; configuration in ${dir}`,
     applied: () => count,
     certificateChanged: (name) => certificateFiles?.changed(name),
     version: () => servedVersion,
