@@ -25,6 +25,29 @@ export interface NginxContainerOptions {
   labels?: Record<string, string>;
 }
 
+/** Where the nginx edge runs: the machine's own binary, or a container on the Engine. */
+export type NginxPlacement = { kind: "host" } | { kind: "container"; image: string };
+
+/**
+ * REPOSITE_EDGE_NGINX: `host` (the machine's nginx) or `container` (nginx in a container that joins
+ * the Swarm apps' overlay networks). `container` by default with REPOSITE_RUNTIME=swarm, since a
+ * process on the host cannot join an overlay; `host` otherwise. REPOSITE_EDGE_NGINX_IMAGE names the
+ * container's image (`nginx:stable` by default).
+ */
+export function nginxPlacementFromEnv(env: Record<string, string | undefined>, runtime: { swarm: boolean }): NginxPlacement {
+  const value = env.REPOSITE_EDGE_NGINX || (runtime.swarm ? "container" : "host");
+  const image = env.REPOSITE_EDGE_NGINX_IMAGE;
+  if (value !== "host" && value !== "container") {
+    throw new Error(`[reposite] REPOSITE_EDGE_NGINX must be host (the machine's nginx) or container (nginx in a container on the Docker Engine, for Swarm apps), not ${JSON.stringify(value)}.`);
+  }
+  if (value === "host") {
+    if (image) throw new Error("[reposite] REPOSITE_EDGE_NGINX_IMAGE is the image of the nginx container: set REPOSITE_EDGE_NGINX=container too, or leave it out.");
+    return { kind: "host" };
+  }
+  if (image && !/^[a-zA-Z0-9][a-zA-Z0-9._\-/:@]*$/.test(image)) throw new Error(`[reposite] REPOSITE_EDGE_NGINX_IMAGE must be an image reference (for example nginx:1.27), not ${JSON.stringify(image)}.`);
+  return { kind: "container", image: image || DEFAULT_NGINX_IMAGE };
+}
+
 /** The network the container starts on, for its published ports; never left. */
 const HOME_NETWORK = "bridge";
 
