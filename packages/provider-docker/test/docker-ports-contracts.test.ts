@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   appRuntimeContract,
   buildLocalBaseImages,
@@ -39,20 +42,30 @@ async function addressesOf(id: string): Promise<string[]> {
 }
 
 // The split ports' contract suites on provider-docker's adapters, as a server runs them: network
-// holders, and the app firewall when this process may change iptables.
+// holders, loop-mounted volumes, and the app firewall when this process may change iptables.
 describe.skipIf(!engine.available)("provider-docker's ImageBuilder and AppRuntime on the Engine", () => {
   let runtime: DockerRuntime;
   let images: { node: string; busybox: string };
+  let dataDir = "";
   const shared = async () => ({ runtime, baseImages: { node: images.node, busybox: images.busybox }, labels });
 
   beforeAll(async () => {
     images = await buildLocalBaseImages();
+    dataDir = await mkdtemp(join(tmpdir(), "reposite-portstest-"));
     // One runtime behind both adapters: one Engine connection, one build cache index.
-    runtime = createDockerRuntime({ networkHolderImage: await buildLocalPauseImage(), ...(root ? { appFirewall: firewall } : {}) });
+    runtime = createDockerRuntime({
+      networkHolderImage: await buildLocalPauseImage(),
+      volumesDir: join(dataDir, "volumes"),
+      buildCacheIndex: join(dataDir, "build-cache.json"),
+      ...(root ? { appFirewall: firewall } : {}),
+    });
     if (root) await runtime.appFirewall!.start();
   }, 120_000);
   afterAll(async () => {
     await removeLabelled(RUN_LABEL, run);
+    const volumes = await runtime.loopVolumes();
+    for (const name of (await volumes?.names()) ?? []) await volumes!.remove(name);
+    await rm(dataDir, { recursive: true, force: true });
     // Rules of networks that went with the run's leftovers go at the next start.
     if (root) await createAppFirewall(runtime.docker, firewall).start();
   }, 120_000);

@@ -96,8 +96,9 @@ const isAnswer = (answer: VantageAnswer): answer is { status: number; body: stri
  * under steady requests with none lost, and a rollout to an image that never becomes healthy
  * rolled back with the old version answering every request meanwhile; for a caller rollout, a new
  * version run beside the old one on the same network, both answering, and the old one removed
- * without the new one's network; an OOM kill reported; stop, start, list by labels, remove (the
- * app and its network); and what is missing is fine.
+ * without the new one's network; an OOM kill reported; resource use, disk figures, a terminal
+ * and a volume kept from one app to the next, as the capabilities say; stop, start, list by
+ * labels, remove (the app and its network); and what is missing is fine.
  *
  * A provider outside this repository runs it from its own vitest file (docs/providers.md).
  */
@@ -116,6 +117,8 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
     const specs = new Map<string, AppSpec>();
     const vantages: Vantage[] = [];
     let main: AppHandle;
+    /** The volume the volume case gives its apps one after another. */
+    const volumeName = `${prefix}-data`;
     /** The host name main's first copy answered with: what tells its answers from anyone else's. */
     let mainHost = "";
 
@@ -184,6 +187,7 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
     afterAll(async () => {
       for (const made of vantages) await made.close().catch(() => undefined);
       for (const handle of apps.values()) await env().runtime.remove(handle.id).catch(() => undefined);
+      await env().runtime.removeVolume(volumeName).catch(() => undefined);
       for (const image of Object.values(images)) if (image) await env().builder.remove(image).catch(() => undefined);
       await ctx?.teardown();
     }, 180_000);
@@ -259,6 +263,30 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       expect(socket.exitCode).toBe(0);
     });
 
+    it("answers the app's resource use, its disk figures and a terminal, as its capabilities say", async () => {
+      const { runtime } = env();
+      if (runtime.capabilities.stats) {
+        const stats = await runtime.stats!(main.id);
+        expect(stats.memoryLimitBytes).toBe(specOf("main").memoryMb * 1024 * 1024);
+        expect(stats.memoryBytes).toBeGreaterThan(0);
+        expect(stats.memoryBytes).toBeLessThan(stats.memoryLimitBytes);
+      }
+      if (runtime.capabilities.disk) {
+        const disk = await runtime.diskUsage!(main.id);
+        expect(disk.volumeBytes).toBeNull();
+        expect(disk.writableBytes === null || disk.writableBytes >= 0).toBe(true);
+      }
+      if (runtime.capabilities.terminal) {
+        const terminal = await runtime.openTerminal!(main.id, { command: ["sh"], cols: 80, rows: 24 });
+        const output: Buffer[] = [];
+        terminal.onData((data) => output.push(Buffer.from(data)));
+        // The shell's own arithmetic: the typed line echoed back does not contain the answer.
+        terminal.write("echo term-$((6*7))\n");
+        await waitFor("the terminal's answer", async () => Buffer.concat(output).toString().includes("term-42"), 15_000);
+        terminal.close();
+      }
+    });
+
     it("rolls out new images with every request answered, and rolls back one that never becomes healthy while the old one answers every request", async () => {
       if (env().runtime.capabilities.rollout !== "orchestrator") return;
       const from = await vantage(main.address.network);
@@ -332,6 +360,36 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       }, 60_000);
       expect(state.exitCode).toBe(137);
     }, 120_000);
+
+    it("keeps an app's volume for the next app that mounts it, measures it, and removes it with removeVolume", async () => {
+      const { runtime } = env();
+      if (!runtime.capabilities.exec) return; // the data is written and read from inside the app
+      const inApp = async (id: string, script: string) => {
+        await waitFor("the app running", async () => (await runtime.inspect(id))?.running, 60_000);
+        return runtime.exec!(id, ["node", "-e", script]);
+      };
+      const MB = 1024 * 1024;
+      const first = await run("keeper", { volume: { name: volumeName, path: "/data", limitMb: 64 } });
+      const written = await inApp(first.id, `require("fs").writeFileSync("/data/kept.bin", Buffer.alloc(${MB}, 1)); process.stdout.write("written")`);
+      expect(written).toMatchObject({ exitCode: 0, output: "written" });
+      await runtime.remove(first.id);
+      apps.delete("keeper");
+
+      const second = await run("keeper-again", { volume: { name: volumeName, path: "/data", limitMb: 64 } });
+      const read = await inApp(second.id, `process.stdout.write(String(require("fs").statSync("/data/kept.bin").size))`);
+      expect(read).toMatchObject({ exitCode: 0, output: String(MB) });
+      if (runtime.capabilities.disk) expect((await runtime.diskUsage!(second.id, volumeName)).volumeBytes).toBeGreaterThanOrEqual(MB);
+      await runtime.remove(second.id);
+      apps.delete("keeper-again");
+
+      await runtime.removeVolume(volumeName);
+      await runtime.removeVolume(volumeName);
+      const third = await run("keeper-fresh", { volume: { name: volumeName, path: "/data", limitMb: 64 } });
+      expect(await inApp(third.id, `process.stdout.write(String(require("fs").existsSync("/data/kept.bin")))`)).toMatchObject({ exitCode: 0, output: "false" });
+      await runtime.remove(third.id);
+      apps.delete("keeper-fresh");
+      await runtime.removeVolume(volumeName);
+    }, 240_000);
 
     it("stops and starts the app", async () => {
       await env().runtime.stop(main.id);
