@@ -78,5 +78,6 @@ export const COMMAND_FOR_OPERATION: Record<OperationId, CommandCoverage> = {
   "tls.ask": { none: NOT_FOR_ACCOUNTS },
   "edge.routes": { none: NOT_FOR_ACCOUNTS },
   "edge.site": { none: NOT_FOR_ACCOUNTS },
+  "edge.certificate": { none: NOT_FOR_ACCOUNTS },
   "edge.visits": { none: NOT_FOR_ACCOUNTS },
 };

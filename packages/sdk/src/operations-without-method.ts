@@ -14,5 +14,6 @@ export const OPERATIONS_WITHOUT_METHOD: Partial<Record<OperationId, string>> = {
   "tls.ask": "Caddy's on-demand TLS asks it before getting a certificate.",
   "edge.routes": "The nginx edge node reads it (with the edge's token).",
   "edge.site": "The nginx edge node reads it (with the edge's token).",
+  "edge.certificate": "The nginx edge node reads it (with the edge's token); it holds a private key.",
   "edge.visits": "The nginx edge node reports page views to it.",
 };

@@ -185,7 +185,8 @@ function edgeFeedFromEnv(env: NodeJS.ProcessEnv): Pick<CreateRepositeOptions, "r
 
 /**
  * `reposite edge`'s settings: REPOSITE_CONTROL_PLANES (http addresses, comma-separated) and
- * REPOSITE_EDGE_TOKEN are required; HOST/PORT are where its nginx listens; its files live in
+ * REPOSITE_EDGE_TOKEN are required; HOST/PORT are where its nginx listens (and REPOSITE_HTTPS_PORT,
+ * for the control planes' built-in ACME certificates); its files live in
  * `<REPOSITE_DATA_DIR>/edge`; REPOSITE_TRUST_PROXY and REPOSITE_SHUTDOWN_TIMEOUT_SECONDS as for `serve`.
  */
 export function remoteEdgeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Omit<RemoteEdgeOptions, "binary"> {
@@ -204,6 +205,8 @@ export function remoteEdgeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env):
     controlPlanes,
     token,
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
+    // The certificates come from the control planes' built-in ACME: only the port is the edge's own.
+    ...(env.REPOSITE_HTTPS_PORT ? { tls: { listen: { port: httpsFromEnv({ REPOSITE_HTTPS_PORT: env.REPOSITE_HTTPS_PORT })!.port, hostname: env.HOST || "127.0.0.1" } } } : {}),
     shutdownMs: env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS ? wholeNumber(env.REPOSITE_SHUTDOWN_TIMEOUT_SECONDS, "REPOSITE_SHUTDOWN_TIMEOUT_SECONDS") * 1000 : 10_000,
   };
 }

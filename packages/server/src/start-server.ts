@@ -124,7 +124,7 @@ export async function startServer(
         appRoutes: reposite.container.resolve(AppRoutes),
         reposite,
         memberGate: appProxy.memberGate,
-        ...(certificates && settings.https ? { tls: { listen: { hostname: httpsHostname, port: settings.https.port }, certificates, domains: reposite.domainTable } } : {}),
+        ...(certificates && settings.https ? { tls: { listen: { hostname: httpsHostname, port: settings.https.port }, certificates: { source: certificates, domains: reposite.domainTable } } } : {}),
       });
       if (certificates && settings.https) httpsUrl = `https://${hostPart(httpsHostname)}:${settings.https.port}`;
     }

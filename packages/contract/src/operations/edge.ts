@@ -1,5 +1,5 @@
 import { defineOperation } from "../operation.js";
-import { edgeFeedSchema, edgeRoutesQuerySchema, edgeSiteParamsSchema, edgeSiteSchema, edgeVisitsAnswerSchema, edgeVisitsInputSchema } from "../schemas/edge.js";
+import { edgeCertificateParamsSchema, edgeCertificateSchema, edgeFeedSchema, edgeRoutesQuerySchema, edgeSiteParamsSchema, edgeSiteSchema, edgeVisitsAnswerSchema, edgeVisitsInputSchema } from "../schemas/edge.js";
 
 const TAG = "Edge";
 
@@ -27,6 +27,18 @@ export const edgeSite = defineOperation({
   auth: "none",
   params: edgeSiteParamsSchema,
   answers: { 200: { description: "The site's snapshot, bodies inline", schema: edgeSiteSchema } },
+  errors: ["not_found", "invalid_request"],
+});
+
+export const edgeCertificate = defineOperation({
+  id: "edge.certificate",
+  method: "GET",
+  path: "/edge/certificates/:name",
+  tag: TAG,
+  summary: "A certificate built-in ACME ordered, with its private key, for an edge to serve by SNI (edge token only; never cached)",
+  auth: "none",
+  params: edgeCertificateParamsSchema,
+  answers: { 200: { description: "The key and chain of the name's current certificate", schema: edgeCertificateSchema } },
   errors: ["not_found", "invalid_request"],
 });
 

@@ -31,6 +31,9 @@ export const edgeFeedSchema = z
     sites: z
       .array(z.strictObject({ slug: z.string(), site_id: z.string(), version: z.string().describe("Changes whenever the site's files do") }))
       .describe("Published sites; fetch each new `version` from `/edge/sites/{slug}`"),
+    certificates: z
+      .array(z.strictObject({ name: z.string(), version: z.string().describe("Changes at each renewal (the certificate's serial)") }))
+      .describe("Built-in ACME's certificates to serve by SNI; fetch each new `version` from `/edge/certificates/{name}` (empty without built-in ACME)"),
   })
   .meta({ id: "EdgeFeed" });
 export type EdgeFeedView = z.output<typeof edgeFeedSchema>;
@@ -64,3 +67,21 @@ export const edgeVisitsInputSchema = z
   .meta({ id: "EdgeVisits" });
 
 export const edgeVisitsAnswerSchema = z.strictObject({ counted: z.number().int().describe("Page views among them (bots and non-pages are left out)") });
+
+export const edgeCertificateParamsSchema = z.object({
+  name: z
+    .string()
+    .max(253)
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, "name must be a host name in lower case, such as www.example.com."),
+});
+
+export const edgeCertificateSchema = z
+  .strictObject({
+    name: z.string(),
+    version: z.string().describe("The certificate's serial, as the feed lists it"),
+    expires_at: z.string(),
+    key_pem: z.string().describe("The private key (PEM): only ever sent to an edge"),
+    chain_pem: z.string().describe("The certificate, then its intermediates (PEM)"),
+  })
+  .meta({ id: "EdgeCertificate" });
+export type EdgeCertificateView = z.output<typeof edgeCertificateSchema>;

@@ -68,6 +68,7 @@ export const API_OPERATIONS = {
   "tls.ask": { method: "GET", path: "/tls/ask" },
   "edge.routes": { method: "GET", path: "/edge/routes" },
   "edge.site": { method: "GET", path: "/edge/sites/:slug" },
+  "edge.certificate": { method: "GET", path: "/edge/certificates/:name" },
   "edge.visits": { method: "POST", path: "/edge/visits" },
 } as const;
 

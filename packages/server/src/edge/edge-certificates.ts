@@ -15,39 +15,66 @@ export interface EdgeCertificates {
 }
 
 /** Names as the certificate service keeps them; anything else is never a file name. */
-const SAFE_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+export const SAFE_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/** The `<name>.pem` files nginx reads at each handshake, in one folder. */
+export interface CertificateFiles {
+  /** Writes `name`'s key, then its chain, as one file (0600) under a temporary name and renames it in. */
+  write(name: string, certificate: Pick<Certificate, "keyPem" | "chainPem">): Promise<void>;
+  remove(name: string): Promise<void>;
+  /** Names with a file now. */
+  names(): Promise<string[]>;
+}
 
 /**
- * Built-in ACME's certificates as files for nginx: one `<dir>/<name>.pem` (mode 0600) holding the
- * key and then the chain, read by nginx at each handshake (`ssl_certificate` and
- * `ssl_certificate_key` both by `$ssl_server_name`). One file, written under a temporary name and
- * renamed, so nginx never reads half of one, nor a new key beside an old certificate. When Reposite runs
- * as root they belong to the data directory's owner, as nginx's workers do (`workerUser`).
+ * Opens (makes) the folder of certificate files. One file per name, written under a temporary name
+ * and renamed, so nginx never reads half of one, nor a new key beside an old certificate. When
+ * Reposite runs as root they belong to the data directory's owner, as nginx's workers do
+ * (`workerUser`): `dir` is `<data>/edge/certs`.
  */
-export async function startEdgeCertificates(source: CertificateSource, dir: string, names: readonly string[]): Promise<EdgeCertificates> {
+export async function openCertificateFiles(dir: string): Promise<CertificateFiles> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const owner = process.getuid?.() === 0 ? await stat(join(dir, "..", "..")) : undefined;
   if (owner) await chown(dir, owner.uid, owner.gid);
+  const pathOf = (name: string) => {
+    if (!SAFE_NAME.test(name)) throw new Error(`"${name}" is no host name; no certificate file is written for it`);
+    return join(dir, `${name}.pem`);
+  };
+  return {
+    async write(name, certificate) {
+      const path = pathOf(name);
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, `${certificate.keyPem.trimEnd()}\n${certificate.chainPem}`, { mode: 0o600 });
+      if (owner) await chown(temporary, owner.uid, owner.gid);
+      await rename(temporary, path);
+    },
+    remove: (name) => rm(pathOf(name), { force: true }),
+    async names() {
+      return (await readdir(dir)).filter((file) => file.endsWith(".pem")).map((file) => file.slice(0, -".pem".length));
+    },
+  };
+}
+
+/**
+ * Built-in ACME's certificates as files for nginx on the machine that orders them: one
+ * `<dir>/<name>.pem` (mode 0600) holding the key and then the chain, read by nginx at each
+ * handshake (`ssl_certificate` and `ssl_certificate_key` both by `$ssl_server_name`).
+ */
+export async function startEdgeCertificates(source: CertificateSource, dir: string, names: readonly string[]): Promise<EdgeCertificates> {
+  const files = await openCertificateFiles(dir);
   const written = new Map<string, string>();
   let queue: Promise<void> = Promise.resolve();
 
-  const put = async (path: string, content: string, mode: number) => {
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, content, { mode });
-    if (owner) await chown(temporary, owner.uid, owner.gid);
-    await rename(temporary, path);
-  };
   const sync = async (name: string) => {
     const certificate = source.forName(name);
-    const base = join(dir, name);
     if (!certificate) {
       if (!written.has(name)) return;
       written.delete(name);
-      await rm(`${base}.pem`, { force: true });
+      await files.remove(name);
       return;
     }
     if (written.get(name) === certificate.serial) return;
-    await put(`${base}.pem`, `${certificate.keyPem.trimEnd()}\n${certificate.chainPem}`, 0o600);
+    await files.write(name, certificate);
     written.set(name, certificate.serial);
   };
   const changed = (name: string) => {
@@ -59,10 +86,7 @@ export async function startEdgeCertificates(source: CertificateSource, dir: stri
   };
 
   // Files left from a run before: a name with no certificate now loses them.
-  for (const file of await readdir(dir)) {
-    const name = file.replace(/\.pem$/, "");
-    if (name !== file) written.set(name, "");
-  }
+  for (const name of await files.names()) written.set(name, "");
   for (const name of new Set([...names, ...written.keys()])) changed(name);
   return {
     changed,

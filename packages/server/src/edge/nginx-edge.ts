@@ -40,8 +40,12 @@ export interface NginxEdgeOptions {
   memberGate?: MemberGateDecision;
   /** How long nginx keeps a gate decision (seconds): a sign-out holds within this. Default 3. */
   memberGateCacheSeconds?: number;
-  /** Built-in ACME: nginx also listens for HTTPS here, with the certificates of `certificates` written under `<dir>/certs`. */
-  tls?: { listen: { hostname: string; port: number }; certificates: CertificateSource; domains: Pick<DomainTable, "onChange"> };
+  /**
+   * Built-in ACME: nginx also listens for HTTPS here, with the `<dir>/certs/<name>.pem` files.
+   * With `certificates` (the machine that orders them) they are written from it; without it
+   * (`reposite edge`) someone else writes them.
+   */
+  tls?: { listen: { hostname: string; port: number }; certificates?: { source: CertificateSource; domains: Pick<DomainTable, "onChange"> } };
 }
 
 /** Default bound of a gate decision kept by nginx (seconds). */
@@ -105,11 +109,15 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let tls;
   if (options.tls) {
     const certsDir = join(dir, "certs");
-    certificateFiles = await startEdgeCertificates(options.tls.certificates, certsDir, []);
-    // A name verified again (its stored certificate served anew) or no longer verified.
-    stopFollowingDomains = options.tls.domains.onChange(({ before, after }) => {
-      for (const name of new Set([before?.domain, after?.domain])) if (name) certificateFiles!.changed(name);
-    });
+    const certificates = options.tls.certificates;
+    if (certificates) {
+      const files = await startEdgeCertificates(certificates.source, certsDir, []);
+      certificateFiles = files;
+      // A name verified again (its stored certificate served anew) or no longer verified.
+      stopFollowingDomains = certificates.domains.onChange(({ before, after }) => {
+        for (const name of new Set([before?.domain, after?.domain])) if (name) files.changed(name);
+      });
+    }
     tls = { listen: runner.seat(options.tls.listen), certsDir };
   }
   const settings = { tls, listen: runner.seat(options.listen), node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };

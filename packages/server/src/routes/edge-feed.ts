@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Socket } from "node:net";
-import { edgeRoutes, edgeSite, edgeVisits } from "@reposite/contract";
+import { edgeCertificate, edgeRoutes, edgeSite, edgeVisits } from "@reposite/contract";
 import { RepositeError, type Reposite } from "@reposite/core";
 import type { H3 } from "h3";
 import { EDGE_FEED_SETTINGS, isEdgeToken, sentEdgeToken, type EdgeFeedSettings } from "../edge/remote/edge-token.js";
@@ -12,7 +12,7 @@ const LONG_POLL_MS = 25_000;
 
 /**
  * The feed of `reposite edge` (docs/deploy/edge-nginx.md): the route table by long poll, the
- * published sites' files, and the page views edges served. On only with an edge token
+ * published sites' files, built-in ACME's certificates, and the page views edges served. On only with an edge token
  * (REPOSITE_EDGE_TOKEN), else `404`; a missing or wrong token is `401` before anything else is
  * read. The feed is made at the first authorized call, so a server without edges keeps nothing.
  */
@@ -50,6 +50,15 @@ export function edgeFeedRoutes(app: H3, reposite: Reposite): void {
     const site = await (await theFeed()).site(params.slug);
     if (!site) throw new RepositeError(404, `No site is published at "${params.slug}".`, "not_found");
     return site;
+  });
+
+  // The one answer with a private key: only ever to the edge token (checked above; a person's token
+  // is no edge token), never stored by a proxy, and never in an error or a log line.
+  operationRoute(app, edgeCertificate, async (event, { params }) => {
+    const certificate = await (await theFeed()).certificate(params.name);
+    if (!certificate) throw new RepositeError(404, `No certificate is served for ${params.name}: built-in ACME is off here, or the name is no verified custom domain with a certificate yet.`, "not_found");
+    event.res.headers.set("cache-control", "no-store");
+    return certificate;
   });
 
   operationRoute(

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { CertificateService, CertificateStore, CLOCK, type Clock, type Reposite } from "@reposite/core";
+import { CertificateService, CertificateStore, CLOCK, EVENTS, type Clock, type EventBus, type Reposite } from "@reposite/core";
 import acme from "acme-client";
 import { createAcmeIssuer } from "./acme-issuer.js";
 
@@ -27,6 +27,15 @@ export interface AcmeSettings {
 export const LETS_ENCRYPT_DIRECTORY = acme.directory.letsencrypt.production;
 
 /**
+ * Published on the event bus with `{ domain }` whenever a certificate is stored or dropped: with a
+ * shared bus every replica hears it, so the edges it feeds fetch a renewal whichever replica ordered it.
+ */
+export const CERTIFICATE_CHANGED_CHANNEL = "certificates:changed";
+
+/** Container token of the names built-in ACME orders for besides verified custom domains (registered only while it is on). */
+export const ACME_HOSTNAMES = Symbol.for("reposite.AcmeHostnames");
+
+/**
  * Composes built-in ACME on a Reposite: its certificates (stored with the other records, keys
  * sealed) and the CA. `changed` hears each name whose certificate was loaded, stored or dropped
  * (the nginx edge writes its files from it).
@@ -34,7 +43,10 @@ export const LETS_ENCRYPT_DIRECTORY = acme.directory.letsencrypt.production;
 export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettings, changed?: (name: string) => void): Promise<CertificateService> {
   const caPem = settings.caFile ? await readCaFile(settings.caFile) : undefined;
   const stored = reposite.container.resolve(CertificateStore);
-  const store = changed ? heardStore(stored, changed) : stored;
+  const events = reposite.container.resolve<EventBus>(EVENTS);
+  const store = heardStore(stored, (name) => changed?.(name), (domain) => events.publish(CERTIFICATE_CHANGED_CHANNEL, { domain }));
+  const hostnames = [...new Set([...serviceHost(reposite.config.baseUrl), ...(settings.hostnames ?? [])])];
+  reposite.container.register(ACME_HOSTNAMES, { useValue: hostnames });
   const issuer = createAcmeIssuer({
     directoryUrl: settings.directoryUrl,
     ...(settings.email ? { email: settings.email } : {}),
@@ -45,12 +57,15 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     ...(settings.renewBeforeDays !== undefined ? { renewBeforeMs: settings.renewBeforeDays * DAY_MS } : {}),
     ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),
     ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
-    hostnames: [...new Set([...serviceHost(reposite.config.baseUrl), ...(settings.hostnames ?? [])])],
+    hostnames,
   });
 }
 
-/** The store, telling `changed` of every name it loads, saves or deletes (after the service's own await). */
-function heardStore(store: CertificateStore, changed: (name: string) => void): CertificateStore {
+/**
+ * The store, telling `changed` of every name it loads, saves or deletes (after the service's own
+ * await), and `published` of every name saved or deleted.
+ */
+function heardStore(store: CertificateStore, changed: (name: string) => void, published: (name: string) => void): CertificateStore {
   const heard: CertificateStore = Object.create(store);
   heard.all = async () => {
     const all = await store.all();
@@ -60,10 +75,12 @@ function heardStore(store: CertificateStore, changed: (name: string) => void): C
   heard.save = async (certificate) => {
     await store.save(certificate);
     changed(certificate.domain);
+    published(certificate.domain);
   };
   heard.delete = async (domain) => {
     await store.delete(domain);
     changed(domain);
+    published(domain);
   };
   return heard;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { EdgeFeedView, EdgeSiteView } from "@reposite/contract";
+import type { EdgeCertificateView, EdgeFeedView, EdgeSiteView } from "@reposite/contract";
+import { startCertificateFeed } from "./certificate-feed.js";
 import { EdgeRouteTable, EVENTS, PublishedSiteStore, SITE_CHANGED_CHANNEL, type PublishedFile, type Reposite } from "@reposite/core";
 
 /** What the control plane tells its edges, kept in memory and answered to long polls. */
@@ -8,6 +9,8 @@ export interface EdgeFeed {
   after(after: number | undefined, waitMs: number, signal?: AbortSignal): Promise<EdgeFeedView>;
   /** A published site's snapshot with every body inline, or null when `slug` is not published. */
   site(slug: string): Promise<EdgeSiteView | null>;
+  /** A listed certificate with its key, or null when `name` has none to serve. */
+  certificate(name: string): Promise<EdgeCertificateView | null>;
   close(): void;
 }
 
@@ -19,7 +22,8 @@ const siteVersion = (siteId: string, revision: number, publishedAt: string, publ
 
 /**
  * The edge feed of one control-plane process: the route table (`EdgeRouteTable`, the one the
- * single-machine edge reads) and each published site's version. Its version starts at the clock
+ * single-machine edge reads), each published site's version and built-in ACME's certificates
+ * (`certificate-feed.ts`). Its version starts at the clock
  * (milliseconds) and grows by one per change, so a restarted control plane answers above what its
  * edges already have and they take its table at once; an edge with another version is answered at
  * once too (another control plane, or one it has not heard from).
@@ -65,6 +69,7 @@ export async function startEdgeFeed(reposite: Reposite): Promise<EdgeFeed> {
       for (const slug of new Set([before?.slug, after?.slug])) if (slug) setImmediate(() => void readSite(slug));
     }),
   ];
+  const certificates = await startCertificateFeed(reposite, changed);
   await table.load();
   for (const slug of await store.slugs()) await readSite(slug);
 
@@ -76,6 +81,7 @@ export async function startEdgeFeed(reposite: Reposite): Promise<EdgeFeed> {
       apps: routes.apps.map((app) => ({ site_id: app.siteId, slug: app.slug, target: app.target ? { host: app.target.host, port: app.target.port } : null, gated: app.gated })),
       domains: routes.domains.map(({ domain, slug }) => ({ domain, slug })),
       sites: [...sites.values()].sort((a, b) => a.slug.localeCompare(b.slug)),
+      certificates: certificates.list(),
     };
   };
 
@@ -120,7 +126,12 @@ export async function startEdgeFeed(reposite: Reposite): Promise<EdgeFeed> {
         snapshot: { ...snapshot, files } as unknown as EdgeSiteView["snapshot"],
       };
     },
+    async certificate(name) {
+      const certificate = await certificates.get(name);
+      return certificate ? { name, version: certificate.serial, expires_at: certificate.expiresAt, key_pem: certificate.keyPem, chain_pem: certificate.chainPem } : null;
+    },
     close() {
+      certificates.close();
       for (const stop of stops) stop();
       for (const wake of waiters) wake();
       table.close();

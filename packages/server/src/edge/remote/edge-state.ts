@@ -9,15 +9,18 @@ export interface EdgeState {
   routes: EdgeRoutes;
   /** Published sites whose files are on disk: their site id and the version written. */
   sites: Record<string, { siteId: string; version: string }>;
+  /** Certificates whose `<name>.pem` is on disk: the version (serial) written. No key is kept here. */
+  certificates: Record<string, string>;
 }
 
-export const emptyEdgeState = (): EdgeState => ({ version: 0, routes: { version: 0, sitesDomain: "", apps: [], domains: [], sites: [] }, sites: {} });
+export const emptyEdgeState = (): EdgeState => ({ version: 0, routes: { version: 0, sitesDomain: "", apps: [], domains: [], sites: [] }, sites: {}, certificates: {} });
 
 /** The state at `path`, or the empty one (first start, or a file that cannot be read: everything is fetched again). */
 export async function readEdgeState(path: string): Promise<EdgeState> {
   try {
     const state = JSON.parse(await readFile(path, "utf8")) as EdgeState;
-    if (typeof state.version === "number" && state.routes && state.sites) return state;
+    // A state from before certificates were fed has none.
+    if (typeof state.version === "number" && state.routes && state.sites) return { ...state, certificates: state.certificates ?? {} };
   } catch {
     // none yet
   }

@@ -1,4 +1,4 @@
-import type { EdgeFeedView, EdgeSiteView } from "@reposite/contract";
+import type { EdgeCertificateView, EdgeFeedView, EdgeSiteView } from "@reposite/contract";
 
 /** A control plane answered something other than its feed (its words are in the message). */
 export class FeedError extends Error {
@@ -40,6 +40,11 @@ export class FeedClient {
   /** A site's files; null when it is no longer published. */
   site(slug: string, signal: AbortSignal): Promise<EdgeSiteView | null> {
     return this.call<EdgeSiteView>(`/edge/sites/${encodeURIComponent(slug)}`, {}, AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]), true);
+  }
+
+  /** A certificate with its key; null when the name has none to serve any more. */
+  certificate(name: string, signal: AbortSignal): Promise<EdgeCertificateView | null> {
+    return this.call<EdgeCertificateView>(`/edge/certificates/${encodeURIComponent(name)}`, {}, AbortSignal.any([signal, AbortSignal.timeout(CALL_TIMEOUT_MS)]), true);
   }
 
   /** Hands page views over to be counted. */

@@ -2,6 +2,7 @@ import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EdgeFeedView } from "@reposite/contract";
 import { prepareSite, type AppTarget, type EdgeRoutes, type PublishedSite } from "@reposite/core";
+import { openCertificateFiles, SAFE_NAME, type CertificateFiles } from "../edge-certificates.js";
 import { findBrotliStatic, findNginx } from "../find-nginx.js";
 import { startNginxEdge, type NginxEdge } from "../nginx-edge.js";
 import { removeSiteFiles, writeSiteVersion } from "../site-version.js";
@@ -21,6 +22,11 @@ export interface RemoteEdgeOptions {
   /** REPOSITE_EDGE_TOKEN, the same as the control planes'. */
   token: string;
   trustProxy: boolean;
+  /**
+   * HTTPS (REPOSITE_HTTPS_PORT): nginx also listens here and serves the certificates built-in ACME
+   * orders on the control planes, fetched over the feed into `<dir>/certs`. Left out: HTTP only.
+   */
+  tls?: { listen: { hostname: string; port: number } };
   /** Shutdown bound (ms). */
   shutdownMs: number;
   binary?: string;
@@ -49,8 +55,8 @@ const targetOf = (address: string): AppTarget => {
  * `reposite edge`: nginx on an edge machine, fed by control-plane servers over HTTP. It long-polls
  * the route table (`/edge/routes?after=<version>`), fetches each published site whose version
  * changed and writes it with the single-machine edge's atomic switch (`writeSiteVersion`), gives
- * the table to the same supervisor (`startNginxEdge`: coalesced, validated reloads), and hands its
- * page views to a control plane. What it applied is kept in `<dir>/state.json`: restarted, it
+ * the table to the same supervisor (`startNginxEdge`: coalesced, validated reloads), writes the
+ * certificates built-in ACME ordered (HTTPS, served by SNI), and hands its page views to a control plane. What it applied is kept in `<dir>/state.json`: restarted, it
  * serves that at once and asks for what changed since; a restarted control plane answers a newer
  * version, which is taken at once.
  */
@@ -67,6 +73,11 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
   // Only sites whose files are really there are routed to their folder.
   for (const slug of Object.keys(state.sites)) if (!(await onDisk(sitesDir, slug))) delete state.sites[slug];
   state.routes = { ...state.routes, sites: state.routes.sites.filter((slug) => state.sites[slug]) };
+  // Certificates on disk are served at once, control planes up or not; a file the state does not
+  // name (a kill between its write and the state's) is fetched again or removed by the next feed.
+  const certificateFiles: CertificateFiles | undefined = options.tls ? await openCertificateFiles(join(dir, "certs")) : undefined;
+  const onDiskCertificates = new Set(await certificateFiles?.names());
+  state.certificates = Object.fromEntries([...onDiskCertificates].map((name) => [name, state.certificates[name] ?? ""]));
 
   const client = new FeedClient(options.controlPlanes, options.token);
   const shipper: VisitShipper = startVisitShipper(client);
@@ -99,6 +110,7 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
       // The control plane's deploys drain an old container for its own drain window; an edge has no hold on it.
       appRoutes: { hold: () => () => undefined },
       siteFiles: { dir: sitesDir, brotliModule, visitsLog: visitLog.path },
+      ...(options.tls ? { tls: { listen: options.tls.listen } } : {}),
       binary,
     });
   } catch (error) {
@@ -137,9 +149,40 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
     return complete;
   };
 
+  /**
+   * Writes the certificates whose version changed and removes those no longer listed (nginx reads
+   * them at each handshake: no reload). Answers whether every one was written. The key goes from
+   * the answer to the file, never to a log line.
+   */
+  const writeCertificates = async (listed: EdgeFeedView["certificates"] | undefined): Promise<boolean> => {
+    // A control plane from before certificates were fed lists none: what is on disk stays.
+    if (!certificateFiles || !listed) return true;
+    const wanted = listed.filter((certificate) => SAFE_NAME.test(certificate.name));
+    let complete = true;
+    for (const { name, version } of wanted) {
+      if (state.certificates[name] === version || stop.signal.aborted) continue;
+      try {
+        const answer = await client.certificate(name, stop.signal);
+        if (!answer) continue; // dropped meanwhile: the next feed says so
+        await certificateFiles.write(name, { keyPem: answer.key_pem, chainPem: answer.chain_pem });
+        state.certificates[name] = answer.version;
+      } catch (error) {
+        complete = false;
+        if (!stop.signal.aborted) console.error(`[reposite] [edge] fetching the certificate of ${name} failed; the one on disk (if any) is served meanwhile: ${(error as Error).message}`);
+      }
+    }
+    const kept = new Set(wanted.map((certificate) => certificate.name));
+    for (const name of Object.keys(state.certificates).filter((each) => !kept.has(each))) {
+      await certificateFiles.remove(name);
+      delete state.certificates[name];
+    }
+    return complete;
+  };
+
   const apply = async (given: EdgeFeedView): Promise<boolean> => {
     const feed = { ...given, sites: given.sites.filter((site) => SLUG.test(site.slug)) };
-    const complete = await writeSites(feed);
+    const sitesComplete = await writeSites(feed);
+    const complete = (await writeCertificates(feed.certificates as EdgeFeedView["certificates"] | undefined)) && sitesComplete;
     const published = new Set(feed.sites.map((site) => site.slug));
     const gone = Object.keys(state.sites).filter((slug) => !published.has(slug));
     for (const slug of gone) delete state.sites[slug];
