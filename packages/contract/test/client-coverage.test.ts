@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { accountCommands, COMMAND_FOR_OPERATION } from "@reposite/cli";
 import { createMcpServer, TOOL_FOR_OPERATION } from "@reposite/mcp";
-import { APIResource, createClient, OPERATIONS_WITHOUT_METHOD } from "@reposite/sdk";
+import { APIResource, createClient, OPERATIONS_NOT_FOR_CLIENTS, OPERATIONS_WITHOUT_METHOD } from "@reposite/sdk";
 import type { CommandDef } from "citty";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +124,18 @@ describe("the CLI", () => {
 
   it("names only operations of the contract", () => {
     expect(Object.keys(COMMAND_FOR_OPERATION).filter((id) => !ids.includes(id))).toEqual([]);
+  });
+});
+
+describe("the operations no client offers (a person does them in a browser, or a service calls them)", () => {
+  const shared = Object.keys(OPERATIONS_NOT_FOR_CLIENTS) as (keyof typeof OPERATIONS_NOT_FOR_CLIENTS)[];
+
+  it("are operations of the contract", () => {
+    expect(shared.filter((id) => !ids.includes(id))).toEqual([]);
+  });
+
+  it.each(shared)("%s: the CLI and the MCP server give the same reason, from one place", (id) => {
+    expect(COMMAND_FOR_OPERATION[id]).toEqual(TOOL_FOR_OPERATION[id]);
+    expect(COMMAND_FOR_OPERATION[id]).toEqual(OPERATIONS_NOT_FOR_CLIENTS[id]);
   });
 });

@@ -1,19 +1,12 @@
-import type { OperationId } from "@reposite/sdk";
+import { OPERATIONS_NOT_FOR_CLIENTS, type ClientOperationId, type OperationId } from "@reposite/sdk";
 
 /** The tool that performs an operation, or why no tool does. */
 export type ToolCoverage = { tool: string } | { none: string };
 
-const BROWSER = "A person does it in a browser (the contract keeps signing in, tokens, paying and authorising the code host for people).";
-const NOT_FOR_ACCOUNTS = "Not called for an account: a proxy, a monitor or the payment provider calls it.";
 const LATER = "No tool yet: an agent does it through the CLI or the SDK.";
 
-/**
- * Every operation of the API and the tool that does it, or why none does. A new operation in
- * the contract is a type error here until it gets a line; the client-coverage test checks the
- * tools named exist.
- */
-export const TOOL_FOR_OPERATION: Record<OperationId, ToolCoverage> = {
-  "health.check": { none: NOT_FOR_ACCOUNTS },
+/** This client's own lines: every operation except those no client offers. */
+const TOOLS: Record<ClientOperationId, ToolCoverage> = {
   "docs.markdown": { none: "The reference for people; the tools' descriptions say what an agent needs." },
   "openapi.get": { none: "For code generators; an agent uses the tools." },
   "projects.create": { tool: "create_project" },
@@ -23,18 +16,13 @@ export const TOOL_FOR_OPERATION: Record<OperationId, ToolCoverage> = {
   "projects.delete": { none: "Deleting is left to the person (CLI, SDK or a browser): an agent should not remove a site." },
   "designs.list": { none: LATER },
   "repohost.lookup": { none: LATER },
-  "repohost.connect": { none: BROWSER },
   "repohost.status": { none: LATER },
-  "repohost.disconnect": { none: BROWSER },
-  "repohost.callback": { none: BROWSER },
   "repoCheck.get": { none: LATER },
   "subdomains.check": { none: "publish_site sets the address and answers when it is taken." },
   "publishing.setSlug": { tool: "publish_site" },
   "publishing.publish": { tool: "publish_site" },
   "publishing.publishPage": { none: LATER },
   "members.list": { none: LATER },
-  "tokens.list": { none: BROWSER },
-  "tokens.revoke": { none: BROWSER },
   "agent.login": { none: "The MCP server is given a token (REPOSITE_TOKEN); logging in is the CLI's reposite login." },
   "agent.token": { none: "The MCP server is given a token (REPOSITE_TOKEN); logging in is the CLI's reposite login." },
   "agent.me": { none: "Every tool acts as the token's account; an agent has no need to ask whose." },
@@ -64,20 +52,16 @@ export const TOOL_FOR_OPERATION: Record<OperationId, ToolCoverage> = {
   "deployment.logs": { tool: "read_logs" },
   "deployment.metrics": { none: LATER },
   "deployment.reset-data": { none: "Emptying an app's data cannot be undone: left to the person." },
-  "billing.prices": { none: BROWSER },
-  "billing.statuses": { none: BROWSER },
-  "billing.account.summary": { none: BROWSER },
-  "billing.webhook": { none: NOT_FOR_ACCOUNTS },
-  "billing.status": { none: BROWSER },
-  "billing.checkout": { none: BROWSER },
-  "billing.confirm": { none: BROWSER },
   "domain.set": { none: LATER },
   "domain.verify": { none: LATER },
   "domain.get": { none: LATER },
   "domain.remove": { none: LATER },
-  "tls.ask": { none: NOT_FOR_ACCOUNTS },
-  "edge.routes": { none: NOT_FOR_ACCOUNTS },
-  "edge.site": { none: NOT_FOR_ACCOUNTS },
-  "edge.certificate": { none: NOT_FOR_ACCOUNTS },
-  "edge.visits": { none: NOT_FOR_ACCOUNTS },
 };
+
+/**
+ * Every operation of the API and the tool that does it, or why none does: TOOLS above, and
+ * the operations no client offers (OPERATIONS_NOT_FOR_CLIENTS, shared with the CLI). A new
+ * operation in the contract is a type error here until it gets a line in one of the two; the
+ * client-coverage test checks the tools named exist.
+ */
+export const TOOL_FOR_OPERATION: Record<OperationId, ToolCoverage> = { ...OPERATIONS_NOT_FOR_CLIENTS, ...TOOLS };

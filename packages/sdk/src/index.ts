@@ -26,6 +26,7 @@ export { Subdomains } from "./resources/subdomains.js";
 export { path } from "./internal/path.js";
 export { route, type OperationId, type Route } from "./internal/route.js";
 export { OPERATIONS_WITHOUT_METHOD } from "./operations-without-method.js";
+export { OPERATIONS_NOT_FOR_CLIENTS, type ClientOperationId } from "./operations-not-for-clients.js";
 // What clients offer as choices, and every operation's method and path, copied from the contract.
 export { API_OPERATIONS, PROJECT_TYPES, PAGE_KINDS, PLAN_PAGES, BUILD_MODES, BARE_BASE_IMAGES } from "./generated/contract.js";
 export {

@@ -73,16 +73,17 @@ export async function startHeldEngine(engineSocket = "/var/run/docker.sock"): Pr
   server.headersTimeout = 0;
   await new Promise<void>((resolve) => server.listen(path, resolve));
 
+  const release = () => {
+    holding = false;
+    for (const send of waiting.splice(0)) send();
+  };
   return {
     dockerHost: `unix://${path}`,
     hold: () => void (holding = true),
     waiting: () => waiting.length,
-    release() {
-      holding = false;
-      for (const send of waiting.splice(0)) send();
-    },
+    release,
     async close() {
-      this.release();
+      release();
       for (const socket of hijacked) socket.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
