@@ -161,11 +161,11 @@ export function containerNginx(options: NginxContainerOptions = {}): NginxRunner
         (result: { StatusCode?: number }) => ((running = false), result.StatusCode ?? null),
         () => ((running = false), null),
       );
+      await untilAnswering(listen, () => running, async () => (await outputOf(docker, await container.logs({ stdout: true, stderr: true, follow: false }))).trim(), () => void container.kill().catch(() => undefined));
       if (!(await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).startsWith("nginx")) {
         await container.remove({ force: true }).catch(() => undefined);
         throw new Error(`REPOSITE_EDGE_NGINX=container: the nginx container's master (pid ${pid}) is not a process of this machine: the Engine must run here (nginx reads this machine's files).`);
       }
-      await untilAnswering(listen, () => running, async () => (await outputOf(docker, await container.logs({ stdout: true, stderr: true, follow: false }))).trim(), () => void container.kill().catch(() => undefined));
       const master = superviseMaster({
         pid,
         running: () => running,
