@@ -174,7 +174,11 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       );
     /** The app's JSON answer at the address `run()` gave, from where the runtime says to reach it. */
     const answerOf = async (handle: AppHandle, from: Vantage) => answerAt(handle.address, from);
-    const specOf = (role: string) => specs.get(role) ?? (() => { throw new Error(`[app-runtime-contract] no app ${role} was run`); })();
+    const specOf = (role: string) => {
+      const spec = specs.get(role);
+      if (!spec) throw new Error(`[test-support] [app-runtime-contract] no app ${role} was run`);
+      return spec;
+    };
 
     beforeAll(async () => {
       ctx = await setup();
