@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { Readable } from "node:stream";
@@ -22,6 +22,7 @@ const run = `reposite-swarmtest-edge-${randomBytes(4).toString("hex")}`;
 const labels = { [RUN_LABEL]: run };
 const MAIN = "site_swarmedgemain0001";
 const OTHER = "site_swarmedgeother001";
+const BROKEN = "site_swarmedgebroken01";
 
 /** Answers its version and its task's host name; leaves at once on SIGTERM, as many apps do. */
 const APP_SERVER = `
@@ -130,6 +131,7 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
     const projects = reposite.container.resolve(ProjectStore);
     await projects.insert({ id: MAIN, owner_id: "acct_owner", slug: "lumen", auth_redirect_to_app: false } as ProjectRecord);
     await projects.insert({ id: OTHER, owner_id: "acct_owner", slug: "umbra", auth_redirect_to_app: false } as ProjectRecord);
+    await projects.insert({ id: BROKEN, owner_id: "acct_owner", slug: "broken", auth_redirect_to_app: false } as ProjectRecord);
     routes = reposite.container.resolve(AppRoutes);
     routes.set(MAIN, { status: "running", target: main.address });
     routes.set(OTHER, { status: "running", target: other.address });
@@ -190,6 +192,21 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
     expect(new Set(bad.versions)).toEqual(new Set(["v2"]));
     console.log(`[swarm-edge] requests answered through the edge during the rolled-back rollout: ${bad.versions.length}; failed: 0`);
   }, 300_000);
+
+  it("keeps the running configuration when nginx -t in the container refuses a new one", async () => {
+    const good = await readFile(join(root, "edge", "routes.conf"), "utf8");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // An app on this machine whose host nginx cannot resolve: `nginx -t` refuses the whole configuration.
+    routes.set(BROKEN, { status: "running", target: { host: "no-such-host.invalid", port: 80 } });
+    try {
+      await vi.waitFor(() => expect(errors).toHaveBeenCalledWith(expect.stringMatching(/were not applied; nginx keeps serving version \d+: .*no-such-host\.invalid/)), { timeout: 20_000 });
+    } finally {
+      routes.delete(BROKEN);
+      errors.mockRestore();
+    }
+    expect(await readFile(join(root, "edge", "routes.conf"), "utf8")).toBe(good);
+    expect(await answerOf("lumen.sites.test")).toMatchObject({ path: "/hello" });
+  }, 60_000);
 
   it("does not let an app reach another app's network through the edge's seat on both", async () => {
     // The other app answers through the edge, which is on both networks...
