@@ -239,7 +239,8 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
     const id = (await docker(["inspect", "--format", "{{.Id}}", container])).stdout.trim();
     // A second edge with the same container name: what a Reposite restarted after a crash starts.
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const again = await startNginxEdge({
+    const image = await buildLocalNginxImage();
+    const takeover = await underLoad(() => startNginxEdge({
       dir: join(root, "edge"),
       listen: { hostname: "127.0.0.1", port },
       node: { socket: join(root, "run", "node.sock") },
@@ -248,11 +249,16 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
       table,
       appRoutes: routes,
       coalesceMs: 100,
-      runner: containerNginx({ image: await buildLocalNginxImage(), name: container, mounts: [join(root, "run")], labels }),
-    });
+      runner: containerNginx({ image, name: container, mounts: [join(root, "run")], labels }),
+    }));
+    const again = takeover.result;
     try {
+      // Visitors saw no gap while the new edge took the running nginx over.
+      expect(takeover.failures).toEqual([]);
+      expect(takeover.versions.length).toBeGreaterThan(0);
       expect((await docker(["inspect", "--format", "{{.Id}}", container])).stdout.trim()).toBe(id);
-      expect((await answerOf("lumen.sites.test")).version).toBe("v2");
+      expect(await answerOf("lumen.sites.test")).toMatchObject({ path: "/hello" });
+      console.log(`[swarm-edge] requests answered while a restarted edge took the container over: ${takeover.versions.length}; failed: 0`);
     } finally {
       await again.close();
     }
