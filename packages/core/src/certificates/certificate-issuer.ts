@@ -2,8 +2,9 @@ import type { IssuedCertificate } from "./certificate.js";
 
 /** Where the answers to a CA's HTTP-01 challenges are put while it looks (`/.well-known/acme-challenge/<token>`). */
 export interface HttpChallengeAnswers {
-  put(token: string, keyAuthorization: string): void;
-  remove(token: string): void;
+  /** May resolve later (a record written): the CA is told to look only once it has. */
+  put(token: string, keyAuthorization: string): void | Promise<void>;
+  remove(token: string): void | Promise<void>;
 }
 
 /**

@@ -33,8 +33,6 @@ export const DEFAULT_CERTIFICATE_SETTINGS: CertificateSettings = {
  * Orders go one at a time: a burst of new domains never hits the CA at once.
  */
 export class CertificateService {
-  /** The answers to the CA's HTTP-01 challenges, read by the challenge route. */
-  readonly challenges = new HttpChallenges();
   private readonly settings: CertificateSettings;
   private readonly current = new Map<string, Certificate>();
   private readonly ordering = new Map<string, Promise<void>>();
@@ -50,6 +48,8 @@ export class CertificateService {
     private readonly issuer: CertificateIssuer,
     private readonly clock: Clock,
     settings: Partial<CertificateSettings> = {},
+    /** The answers to the CA's HTTP-01 challenges, read by the challenge route (as records too, for replicas). */
+    readonly challenges: HttpChallenges = new HttpChallenges(),
   ) {
     this.settings = { ...DEFAULT_CERTIFICATE_SETTINGS, ...settings, hostnames: (settings.hostnames ?? []).map(normalName) };
   }

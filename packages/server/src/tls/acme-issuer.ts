@@ -70,10 +70,10 @@ export function createAcmeIssuer(options: AcmeIssuerOptions): CertificateIssuer 
         skipChallengeVerification: true,
         challengeCreateFn: async (_authz, challenge, keyAuthorization) => {
           if (challenge.type !== "http-01") throw new Error(`the CA offered only ${challenge.type}; the server answers http-01`);
-          answers.put(challenge.token, keyAuthorization);
+          await answers.put(challenge.token, keyAuthorization);
         },
         challengeRemoveFn: async (_authz, challenge) => {
-          if (challenge.type === "http-01") answers.remove(challenge.token);
+          if (challenge.type === "http-01") await answers.remove(challenge.token);
         },
       });
       return { chainPem, keyPem: key.toString() };

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { CertificateService, CertificateStore, CLOCK, EVENTS, type Clock, type EventBus, type Reposite } from "@reposite/core";
+import { CertificateService, CertificateStore, CLOCK, EVENTS, HttpChallenges, STORAGE, type Clock, type EventBus, type RecordStorage, type Reposite } from "@reposite/core";
 import acme from "acme-client";
 import { createAcmeIssuer } from "./acme-issuer.js";
 
@@ -53,12 +53,14 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     ...(caPem ? { caPem } : {}),
     accountKey: () => store.accountKey(settings.directoryUrl, async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString()),
   });
+  // Challenges as records too: the CA's request may reach another replica (through an edge or a balancer).
+  const challenges = new HttpChallenges(reposite.container.resolve<RecordStorage>(STORAGE));
   return new CertificateService(store, reposite.domainTable, issuer, reposite.container.resolve<Clock>(CLOCK), {
     ...(settings.renewBeforeDays !== undefined ? { renewBeforeMs: settings.renewBeforeDays * DAY_MS } : {}),
     ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),
     ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
     hostnames,
-  });
+  }, challenges);
 }
 
 /**
