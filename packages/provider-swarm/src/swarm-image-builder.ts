@@ -49,8 +49,10 @@ export function createSwarmImageBuilder(options: SwarmOptions = {}): ImageBuilde
 
     async remove(image: AppImage) {
       if (registry && image.digest && image.reference.startsWith(`${registry.address}/`)) await deleteFromRegistry(registry, image.reference);
+      // Known by a name (a caller that kept only the tag or the reference): every tag of that image goes, the push's included.
+      const local = image.id.startsWith("sha256:") ? image.id : (((await docker.getImage(image.id).inspect().catch(() => null)) as { Id?: string } | null)?.Id ?? image.id);
       await docker
-        .getImage(image.id)
+        .getImage(local)
         .remove({ force: true })
         .catch((error: unknown) => {
           if ((error as { statusCode?: number }).statusCode === 404) return;

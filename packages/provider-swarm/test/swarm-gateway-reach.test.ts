@@ -41,7 +41,7 @@ describe.skipIf(!engine.available)("provider-swarm reached through the gateway b
     images.push(image);
     return image;
   };
-  const get = async (url: string) => {
+  const get = async (url: string): Promise<{ status: number; body: string } | { error: string }> => {
     try {
       const answer = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       return { status: answer.status, body: await answer.text() };

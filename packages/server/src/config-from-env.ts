@@ -17,6 +17,7 @@ import { createSmtpMailer } from "@reposite/provider-smtp";
 import { paymentsFromEnv } from "@reposite/provider-stripe";
 import { parseDenyCidrs } from "@reposite/provider-docker";
 import { createPostgresPorts, isPostgresUrl } from "@reposite/provider-postgres";
+import { swarmOptionsFromEnv, type SwarmOptions } from "@reposite/provider-swarm";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 import { EDGE_FEED_SETTINGS, EDGE_TOKEN_MIN_LENGTH, type RemoteEdgeOptions } from "./edge/remote/index.js";
 import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
@@ -40,6 +41,12 @@ export interface ServerSettings {
    * in `reposite` hosts apps.
    */
   hosting?: "detect" | "off";
+  /**
+   * Where apps run (REPOSITE_RUNTIME): `docker` (the default) on this machine's Engine, or `swarm`:
+   * services on Docker Swarm through a manager's Engine, images pushed to REPOSITE_REGISTRY, with
+   * provider-swarm's settings (`swarmOptionsFromEnv`, docs/deploy/swarm.md).
+   */
+  runtime?: { kind: "swarm"; swarm: SwarmOptions };
   /**
    * The server terminates TLS itself (REPOSITE_HTTPS_PORT): an HTTPS listener serving certificates
    * by SNI, ordered over ACME (HTTP-01 on the HTTP port, which must be port 80 to the world) for
@@ -152,6 +159,14 @@ function hostingFromEnv(env: NodeJS.ProcessEnv): Partial<HostingSettings> {
     // Replicas on one database: a replica silent this long is dead and its runs are taken over (15 by default).
     ...(env.REPOSITE_REPLICA_LEASE_SECONDS ? { replicaLeaseMs: wholeNumber(env.REPOSITE_REPLICA_LEASE_SECONDS, "REPOSITE_REPLICA_LEASE_SECONDS", 2) * 1000 } : {}),
   };
+}
+
+/** REPOSITE_RUNTIME: `docker` (or nothing) hosts apps on this machine's Engine; `swarm` on a Swarm (its settings read here, so a bad one stops the start). */
+function runtimeFromEnv(env: NodeJS.ProcessEnv): Pick<ServerSettings, "runtime"> {
+  const value = env.REPOSITE_RUNTIME;
+  if (value === undefined || value === "" || value === "docker") return {};
+  if (value !== "swarm") throw new Error(`[reposite] REPOSITE_RUNTIME must be docker (the default: this machine's Engine) or swarm (services on Docker Swarm), not "${value}".`);
+  return { runtime: { kind: "swarm", swarm: swarmOptionsFromEnv(env) } };
 }
 
 /** REPOSITE_HOSTING: `off` turns app hosting off; anything else (or nothing) looks for Docker at start. */
@@ -331,6 +346,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
+    ...runtimeFromEnv(env),
     ...(edgeSwitch(env.REPOSITE_EDGE) ? { edge: "nginx" as const } : {}),
     ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
     ...(env.REPOSITE_NETWORK_HOLDER_IMAGE ? { networkHolderImage: env.REPOSITE_NETWORK_HOLDER_IMAGE === "off" ? null : env.REPOSITE_NETWORK_HOLDER_IMAGE } : {}),

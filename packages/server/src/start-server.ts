@@ -12,6 +12,7 @@ import { startNginxEdge, type NginxEdge } from "./edge/index.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { takePortZero } from "./listening-port.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
+import { startSwarmHosting, type SwarmHosting } from "./swarm-runtime.js";
 import { terminalSockets } from "./terminal/terminal-socket.js";
 import { acmeChallengeRoute, createBuiltInAcme, createHttpsServer } from "./tls/index.js";
 
@@ -66,7 +67,13 @@ export async function startServer(
   let reposite: Reposite;
   try {
     found = options.reposite ? null : await findContainerRuntime(settings);
-    reposite = options.reposite ?? createReposite({ ...settings.reposite, ...(found?.runtime ? { containerRuntime: found.runtime } : {}) });
+    reposite =
+      options.reposite ??
+      createReposite({
+        ...settings.reposite,
+        ...(found?.runtime ? { containerRuntime: found.runtime } : {}),
+        ...(found?.swarm ? { appRuntime: found.swarm.appRuntime, imageBuilder: found.swarm.imageBuilder } : {}),
+      });
   } catch (error) {
     server.close();
     throw error;
@@ -107,7 +114,7 @@ export async function startServer(
     serve(server);
     const httpsServer = certificates && !edgeMode ? serve(createHttpsServer(certificates, handler)) : undefined;
     const httpsHostname = settings.https?.hostname ?? hostname;
-    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "");
+    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.swarm ? `; ${found.swarm.note}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
     if (edgeMode) {
@@ -169,9 +176,11 @@ function portOf(server: Server, fallback: number): number {
  * The runtime apps are hosted on: the one the settings give, else Docker when `hosting` is
  * `detect` and its Engine answers. `reason` says why there is none.
  */
-async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; reason?: string; firewall?: string }> {
+async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; swarm?: SwarmHosting; reason?: string; firewall?: string }> {
   if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
   if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
+  // REPOSITE_RUNTIME=swarm: services on Docker Swarm, rolled out by Swarm itself (provider-swarm).
+  if (settings.runtime?.kind === "swarm") return { swarm: await startSwarmHosting(settings.runtime.swarm) };
   if (settings.hosting !== "detect") return { reason: "no container runtime given" };
   // App volumes live as loop-mounted filesystems under the data dir (when the server may mount them).
   // Apps are kept from the host and each other by iptables rules (provider-docker's app-firewall.ts).

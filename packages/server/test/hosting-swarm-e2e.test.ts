@@ -1,0 +1,418 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createReposite } from "@reposite/core";
+import { buildLocalBaseImages, docker, dockerForTests, ensureSwarm, freePort, removeDataDir, removeLabelled, startFakeGitHub, startRegistry, type FakeGitHub, type FakeRepo, type TestRegistry } from "@reposite/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
+import { json } from "./harness.js";
+import { BIN, startServerProcess, type ServerProcess } from "./server-process.js";
+import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
+
+// App hosting end to end on Docker Swarm: the built `reposite serve` in its own process with
+// REPOSITE_RUNTIME=swarm, the machine's single-node swarm and Debian's docker-registry on loopback.
+// The cases of hosting-e2e.test.ts that say what a runtime must do, checked on Swarm's own terms
+// (services, tasks, images in the registry). Apps are reached through the gateway bridge (the
+// default reach): the server's Node /app/ proxy cannot join overlay networks. One server and one
+// set of apps are shared by the tests below, in order; everything carries this run's label and a
+// reposite-swarmtest- name, and goes at the end.
+
+const engine = await dockerForTests();
+
+const RUN_LABEL = "reposite-test.run";
+const run = `reposite-swarmtest-${randomBytes(4).toString("hex")}`;
+const LABEL_SITE = "dev.reposite.site";
+const lower = (id: string) => id.toLowerCase().replace(/[^a-z0-9_.-]/g, "-");
+
+/** Answers what it received and its version; SSE until released; echoes WebSocket messages; keeps files in /data. */
+const serverJs = (version: string) => `
+const http = require("node:http");
+const fs = require("node:fs");
+${WEBSOCKET_ECHO_JS}
+const VERSION = ${JSON.stringify(version)};
+console.log("starting " + VERSION + " with X=" + (process.env.X || ""));
+const releases = new Map();
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://app");
+  if (url.pathname === "/events") {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write("data: first\\n\\n");
+    releases.set(url.searchParams.get("id"), () => res.end("data: last\\n\\n"));
+    return;
+  }
+  if (url.pathname === "/release") {
+    const release = releases.get(url.searchParams.get("id"));
+    releases.delete(url.searchParams.get("id"));
+    if (release) release();
+    return res.end(release ? "released" : "unknown");
+  }
+  const file = /^\\/files\\/(\\w+)$/.exec(url.pathname);
+  if (file && req.method === "PUT") {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => { fs.writeFileSync("/data/" + file[1], Buffer.concat(chunks)); res.end("kept"); });
+    return;
+  }
+  if (file) return fs.readFile("/data/" + file[1], (error, data) => (error ? res.writeHead(404).end("missing") : res.end(data)));
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ version: VERSION, path: req.url, prefix: req.headers["x-forwarded-prefix"] || null, x: process.env.X || null }));
+});
+server.on("upgrade", (req, socket) => acceptWebSocket(req, socket, (text) => "echo " + req.url + " " + text));
+server.listen(Number(process.env.PORT) || 3000, "0.0.0.0");
+process.on("SIGTERM", () => process.exit(0));
+`;
+
+/** The app with a Dockerfile of its own; `steps` go before CMD, `cmd` replaces it. */
+const dockerRepo = (version: string, steps: string[] = [], cmd = 'CMD ["node", "server.js"]'): FakeRepo => ({
+  owner: "acme",
+  name: "swarm-echo",
+  files: {
+    Dockerfile: ["FROM reposite-test/node:local", `LABEL ${RUN_LABEL}=${run}`, "WORKDIR /app", "COPY server.js ./", ...steps, cmd, ""].join("\n"),
+    "server.js": serverJs(version),
+  },
+});
+
+/** Grows past any memory limit as it starts: an OOM kill before it ever answers. */
+const hungryRepo: FakeRepo = {
+  owner: "acme",
+  name: "swarm-hungry",
+  files: {
+    Dockerfile: ["FROM reposite-test/node:local", `LABEL ${RUN_LABEL}=${run}`, "WORKDIR /app", "COPY server.js ./", 'CMD ["node", "server.js"]', ""].join("\n"),
+    "server.js": "const kept = []; setInterval(() => kept.push(Buffer.alloc(32 * 1024 * 1024, 1)), 10);\n",
+  },
+};
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+interface Job {
+  status: string;
+  finished_at: string | null;
+  next_job_id?: string | null;
+}
+
+interface Deployment {
+  status: string;
+  last_exit_oom: boolean;
+  last_operation: { kind: string; status: string } | null;
+  last_run: { run_id: string; status: string; reason: string | null; diagnosis: { kind: string; title: string } | null } | null;
+}
+
+/** Services of this run for one site (or every one). */
+async function servicesOf(siteId?: string): Promise<string[]> {
+  const filters = ["--filter", `label=${RUN_LABEL}=${run}`, ...(siteId ? ["--filter", `label=${LABEL_SITE}=${siteId}`] : [])];
+  return (await docker(["service", "ls", "-q", ...filters])).stdout.split("\n").filter(Boolean);
+}
+
+/** Removes this run's services first (their tasks hold the networks and volumes), then everything labelled. */
+async function removeEverything(): Promise<void> {
+  const services = await servicesOf();
+  if (services.length) await docker(["service", "rm", ...services]).catch(() => undefined);
+  for (let tries = 0; tries < 60 && (await docker(["ps", "-aq", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim(); tries++) await new Promise((resolve) => setTimeout(resolve, 500));
+  await removeLabelled(RUN_LABEL, run).catch(() => undefined);
+}
+
+/** `reposite serve` that should refuse to start: its exit code and stderr. */
+function refusedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, "serve"], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env }, timeout: 30_000 }, (error, _stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
+    );
+  });
+}
+
+describe("REPOSITE_RUNTIME at start-up", () => {
+  it("refuses to start with a runtime it does not know, or a swarm setting it cannot use, and says which", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "reposite-swarm-settings-"));
+    try {
+      const unknown = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "kubernetes" });
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('REPOSITE_RUNTIME must be docker (the default: this machine\'s Engine) or swarm (services on Docker Swarm), not "kubernetes"');
+      const reach = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", REPOSITE_SWARM_REACH: "mesh" });
+      expect(reach.code).not.toBe(0);
+      expect(reach.stderr).toContain('REPOSITE_SWARM_REACH must be gateway or network, not "mesh"');
+      // A swarm that does not answer is an error at start, not a server hosting nothing.
+      const absent = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", DOCKER_HOST: `unix://${join(dataDir, "no-docker.sock")}` });
+      expect(absent.code).not.toBe(0);
+      expect(absent.stderr).toContain(`REPOSITE_RUNTIME=swarm, but the swarm at unix://${join(dataDir, "no-docker.sock")} cannot host apps`);
+    } finally {
+      await removeDataDir(dataDir);
+    }
+  }, 90_000);
+});
+
+describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPOSITE_RUNTIME=swarm)", () => {
+  let github: FakeGitHub;
+  let registry: TestRegistry;
+  let dataDir: string;
+  let port: number;
+  let server: ServerProcess;
+  const tokens = { ada: "", eve: "" };
+  const sites = { app: "", hungry: "" };
+  const slugs = { app: `swarm-${run.slice(-8)}`, hungry: `hungry-${run.slice(-8)}` };
+
+  const env = () => ({
+    REPOSITE_DATA_DIR: dataDir,
+    REPOSITE_GITHUB_API_URL: github.url,
+    REPOSITE_BASE_IMAGE_NODE: "reposite-test/node:local",
+    REPOSITE_APP_LABELS: `${RUN_LABEL}=${run}`,
+    REPOSITE_BUILD_MEMORY_MB: "512",
+    REPOSITE_RUNTIME: "swarm",
+    REPOSITE_REGISTRY: registry.address,
+  });
+
+  const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  const apiJson = async <T>(path: string, token: string, init: RequestInit = {}): Promise<T> => {
+    const response = await api(path, token, init);
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  };
+  function site(slug: string, path: string, init: { method?: string; body?: string } = {}): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${server.url}${path}`, { method: init.method ?? "GET", headers: { host: `${slug}.localhost:${port}` } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on("error", reject);
+      req.end(init.body);
+    });
+  }
+  const appJson = async (slug: string, path = "/app/") => {
+    const answer = await site(slug, path);
+    expect(answer.status, answer.body).toBe(200);
+    return JSON.parse(answer.body) as { version: string; path: string; prefix: string | null; x: string | null };
+  };
+  async function waitForJob(token: string, jobId: string, ms = 240_000): Promise<Job> {
+    for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+      const job = await apiJson<Job>(`/app/jobs/${jobId}`, token);
+      if (job.finished_at) return job;
+    }
+    throw new Error(`job ${jobId} did not finish`);
+  }
+  /** Deploys and waits for the run's end; answers the job and its log. */
+  async function deploy(token: string, siteId: string): Promise<{ job: Job; runId: string; log: string }> {
+    const { run_id, job_id } = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${siteId}/deployment/deploy`, token, { method: "POST" });
+    const job = await waitForJob(token, job_id);
+    const detail = await apiJson<{ log_tail: string }>(`/app/sites/${siteId}/deployment/runs/${run_id}`, token);
+    return { job, runId: run_id, log: detail.log_tail };
+  }
+  const deploymentOf = (siteId: string) => apiJson<Deployment>(`/app/sites/${siteId}/deployment`, tokens.ada);
+  async function publishedProject(repo: FakeRepo, slug: string, setup: Record<string, unknown>): Promise<string> {
+    const { id } = await apiJson<{ id: string }>("/app/sites", tokens.ada, json({ repohost_url: `https://github.com/${repo.owner}/${repo.name}`, name: repo.name }));
+    for (let job: string | null | undefined = (await apiJson<{ job_id: string }>(`/app/sites/${id}/generate`, tokens.ada, json({ mode: "landing" }))).job_id; job; ) {
+      job = (await waitForJob(tokens.ada, job)).next_job_id;
+    }
+    await apiJson(`/app/sites/${id}/slug`, tokens.ada, json({ slug }));
+    await apiJson(`/app/sites/${id}/publish`, tokens.ada, json({}));
+    expect((await api(`/app/sites/${id}/deployment`, tokens.ada, json(setup, undefined, "PUT"))).status).toBe(201);
+    return id;
+  }
+
+  beforeAll(async () => {
+    await ensureSwarm();
+    await buildLocalBaseImages();
+    registry = await startRegistry();
+    github = await startFakeGitHub({ repos: [dockerRepo("v1"), hungryRepo] });
+    dataDir = await mkdtemp(join(tmpdir(), "reposite-swarm-e2e-"));
+    port = await freePort();
+    const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
+    for (const name of Object.keys(tokens) as (keyof typeof tokens)[]) {
+      const { account } = await reposite.accounts.findOrCreate(`${name}@example.com`);
+      tokens[name] = (await reposite.tokens.create(account.id, { name: "e2e", lifetime: "30d" })).secret;
+    }
+    await reposite.close();
+    server = await startServerProcess(port, env());
+    sites.app = await publishedProject(dockerRepo("v1"), slugs.app, { volume_path: "/data" });
+    sites.hungry = await publishedProject(hungryRepo, slugs.hungry, {});
+  }, 240_000);
+
+  afterAll(async () => {
+    await server?.kill();
+    await github?.close();
+    await removeEverything();
+    await registry?.stop();
+    if (dataDir) await removeDataDir(dataDir);
+  }, 180_000);
+
+  it("names the swarm at start, deploys a service and answers through /app/; a later deploy rolls the same service over", async () => {
+    expect(server.output().stdout).toMatch(/app hosting: swarm \(0 apps running\); images: swarm \(registry 127\.0\.0\.1:\d+\); apps reached at their tasks' docker_gwbridge addresses/);
+    const first = await deploy(tokens.ada, sites.app);
+    expect(first.job.status, first.log).toBe("done");
+    expect(first.log).toContain("Started on swarm");
+    expect(await appJson(slugs.app, "/app/hello")).toMatchObject({ version: "v1", path: "/hello", prefix: "/app" });
+    const [service] = await servicesOf(sites.app);
+    expect(service).toBeTruthy();
+    // Deployed by digest from the registry.
+    expect((await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service!])).stdout.trim()).toMatch(new RegExp(`^${registry.address}/.+@sha256:[0-9a-f]{64}$`));
+
+    // Requests through /app/ all along the rollout: the route follows the new task once Swarm reports it healthy.
+    github.addRepo(dockerRepo("v2"));
+    const seen: string[] = [];
+    const failures: string[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await site(slugs.app, "/app/").catch((error: unknown) => ({ status: 0, headers: {}, body: String(error) }));
+        if (answer.status === 200) seen.push((JSON.parse(answer.body) as { version: string }).version);
+        else failures.push(`${answer.status} ${answer.body.slice(0, 80)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const second = await deploy(tokens.ada, sites.app).finally(() => (polling = false));
+    await poller;
+    console.log(`[hosting-swarm-e2e] a rollout under requests through /app/ every 50 ms: ${seen.length} answered (${seen.filter((version) => version === "v2").length} by v2), ${failures.length} failed ${JSON.stringify([...new Set(failures)])}`);
+    expect(failures).toEqual([]);
+    expect(seen).toContain("v1");
+    expect(second.job.status, second.log).toBe("done");
+    expect(second.log).toContain("Swarm update");
+    expect(second.log).toContain("Rolled over");
+    expect((await appJson(slugs.app)).version).toBe("v2");
+    expect(await servicesOf(sites.app)).toEqual([service]);
+  }, 300_000);
+
+  it("another account gets 404 on every deployment route", async () => {
+    for (const [method, path, body] of DEPLOYMENT_ROUTES) {
+      const response = await api(`/app/sites/${sites.app}${path}`, tokens.eve, body === undefined ? { method } : json(body, undefined, method));
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  });
+
+  it("a failed build keeps the old version serving; a version that never becomes healthy is rolled back by Swarm, the run failed with a reason and diagnosis", async () => {
+    github.addRepo(dockerRepo("v3", ["RUN exit 3"]));
+    const broken = await deploy(tokens.ada, sites.app);
+    expect(broken.job.status).toBe("error");
+    expect((await deploymentOf(sites.app)).last_run).toMatchObject({ status: "failed", reason: expect.stringContaining("exit code 3") });
+    expect((await appJson(slugs.app)).version).toBe("v2");
+
+    // Runs, but never answers HTTP: its health check never passes.
+    github.addRepo(dockerRepo("v4", [], 'CMD ["node", "-e", "setInterval(() => {}, 1000)"]'));
+    let answered = 0;
+    let failedRequests = 0;
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await site(slugs.app, "/app/").catch(() => null);
+        if (answer?.status === 200 && (JSON.parse(answer.body) as { version: string }).version === "v2") answered += 1;
+        else failedRequests += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const unhealthy = await deploy(tokens.ada, sites.app).finally(() => (polling = false));
+    await poller;
+    expect(unhealthy.job.status).toBe("error");
+    expect(unhealthy.log).toContain("rollback");
+    const deployment = await deploymentOf(sites.app);
+    expect(deployment.status).toBe("running");
+    expect(deployment.last_run).toMatchObject({ status: "failed", reason: expect.stringContaining("rolled back to the previous one, which keeps serving") });
+    expect(deployment.last_run!.diagnosis).not.toBeNull();
+    // The old version answered throughout.
+    expect(failedRequests).toBe(0);
+    expect(answered).toBeGreaterThan(20);
+    expect((await appJson(slugs.app)).version).toBe("v2");
+    github.addRepo(dockerRepo("v2"));
+  }, 400_000);
+
+  it("a first deploy that outgrows its memory is diagnosed as out of memory (last_exit_oom) and leaves no service", async () => {
+    const failed = await deploy(tokens.ada, sites.hungry);
+    expect(failed.job.status).toBe("error");
+    const deployment = await deploymentOf(sites.hungry);
+    expect(deployment).toMatchObject({ status: "failed", last_exit_oom: true, last_run: { status: "failed", diagnosis: { kind: expect.stringMatching(/memory/) } } });
+    expect(await servicesOf(sites.hungry)).toEqual([]);
+  }, 300_000);
+
+  it("an env change rolls the service over with the new value", async () => {
+    const secret = `s3cret-${randomBytes(6).toString("hex")}`;
+    expect((await api(`/app/sites/${sites.app}/deployment/env`, tokens.ada, json({ env: { X: secret } }, undefined, "PUT"))).status).toBe(200);
+    for (const deadline = Date.now() + 180_000; (await deploymentOf(sites.app)).last_operation?.status !== "done"; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      if (Date.now() > deadline) throw new Error(`the env restart did not finish: ${JSON.stringify((await deploymentOf(sites.app)).last_operation)}`);
+    }
+    expect((await appJson(slugs.app)).x).toBe(secret);
+  }, 240_000);
+
+  it("carries a WebSocket and SSE through /app/ to the service", async () => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/app/ws?room=7`, { headers: { host: `${slugs.app}.localhost:${port}` } });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+      socket.once("unexpected-response", (_req, res: IncomingMessage) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+    const answer = new Promise<string>((resolve) => socket.once("message", (data) => resolve(String(data))));
+    socket.send("hello");
+    expect(await answer).toBe("echo /ws?room=7 hello");
+    socket.close(1000);
+
+    const id = randomBytes(4).toString("hex");
+    const events: string[] = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      httpRequest(`${server.url}/app/events?id=${id}`, { headers: { host: `${slugs.app}.localhost:${port}`, accept: "text/event-stream" } }, (res) => {
+        expect(res.headers["content-type"]).toBe("text/event-stream");
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => events.push(chunk));
+        res.on("end", resolve);
+      })
+        .on("error", reject)
+        .end();
+    });
+    for (const deadline = Date.now() + 10_000; !events.join("").includes("data: first"); await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (Date.now() > deadline) throw new Error("the first event never came");
+    }
+    expect((await site(slugs.app, `/app/release?id=${id}`)).body).toBe("released");
+    await ended;
+    expect(events.join("")).toContain("data: last");
+  }, 60_000);
+
+  it("stop answers 503 and scales the service to nothing; start brings it back with its env", async () => {
+    expect((await apiJson<{ status: string }>(`/app/sites/${sites.app}/deployment/stop`, tokens.ada, { method: "POST" })).status).toBe("stopped");
+    expect((await site(slugs.app, "/app/")).status).toBe(503);
+    const [service] = await servicesOf(sites.app);
+    expect((await docker(["service", "inspect", "--format", "{{.Spec.Mode.Replicated.Replicas}}", service!])).stdout.trim()).toBe("0");
+    expect((await apiJson<{ status: string }>(`/app/sites/${sites.app}/deployment/start`, tokens.ada, { method: "POST" })).status).toBe("running");
+    expect(await appJson(slugs.app)).toMatchObject({ version: "v2", x: expect.stringMatching(/^s3cret-/) });
+  }, 240_000);
+
+  it("reset-data empties the app's volume and serves again", async () => {
+    expect((await site(slugs.app, "/app/files/kept", { method: "PUT", body: "still here" })).body).toBe("kept");
+    expect((await site(slugs.app, "/app/files/kept")).body).toBe("still here");
+    const reset = await api(`/app/sites/${sites.app}/deployment/reset-data`, tokens.ada, json({ confirm: slugs.app }));
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    expect((await deploymentOf(sites.app)).last_operation).toMatchObject({ kind: "reset_data", status: "done" });
+    const after = await site(slugs.app, "/app/files/kept");
+    expect(after).toMatchObject({ status: 404, body: "missing" });
+  }, 240_000);
+
+  it("kill -9 of the server: the service keeps running, and a new server routes /app/ to it again", async () => {
+    await server.kill();
+    server = await startServerProcess(port, env());
+    await expect.poll(() => server.output().stdout, { timeout: 10_000 }).toMatch(/app hosting: swarm \(1 app running\)/);
+    expect((await appJson(slugs.app, "/app/back")).path).toBe("/back");
+  }, 120_000);
+
+  it("DELETE …/deployment removes the service, its images here and in the registry, its volume and its network", async () => {
+    const [service] = await servicesOf(sites.app);
+    const image = (await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service!])).stdout.trim();
+    const [repository, digest] = image.slice(registry.address.length + 1).split("@");
+    expect(await registry.has(repository!, digest!)).toBe(true);
+    const volume = `reposite-data-${lower(sites.app)}`;
+    const network = `reposite-app-${lower(sites.app)}`;
+    const lines = async (args: string[]) => (await docker(args)).stdout.split("\n").filter(Boolean);
+    expect(await lines(["volume", "ls", "-q", "--filter", `name=^${volume}$`])).toEqual([volume]);
+
+    expect((await api(`/app/sites/${sites.app}/deployment`, tokens.ada, { method: "DELETE" })).status).toBe(204);
+    expect(await servicesOf(sites.app)).toEqual([]);
+    expect(await registry.has(repository!, digest!)).toBe(false);
+    expect(await lines(["images", "-aq", "--filter", `label=${LABEL_SITE}=${sites.app}`])).toEqual([]);
+    expect(await lines(["volume", "ls", "-q", "--filter", `name=^${volume}$`])).toEqual([]);
+    expect(await lines(["network", "ls", "-q", "--filter", `name=^${network}$`])).toEqual([]);
+    expect((await site(slugs.app, "/app/")).status).toBe(503);
+  }, 180_000);
+});
