@@ -46,6 +46,7 @@ import { DeployRunStore } from "./hosting/deploy-run-store.js";
 import { HostingAvailability } from "./hosting/hosting-availability.js";
 import { HostingService } from "./hosting/hosting-service.js";
 import { HOSTING_SETTINGS, type HostingSettings } from "./hosting/hosting-settings.js";
+import { REPLICA_SETTINGS } from "./util/replica-identity.js";
 import { createReadmeAuthor } from "./generation/readme-author.js";
 import { DiscourseHandOff } from "./community/discourse-hand-off.js";
 import { ForumService } from "./community/forum-service.js";
@@ -317,6 +318,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
   if (options.hostingEntitlements) container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements });
   else container.register(HOSTING_ENTITLEMENTS, { useToken: BillingEntitlements });
   if (options.hosting) container.register(HOSTING_SETTINGS, { useValue: options.hosting });
+  if (options.hosting?.replicaLeaseMs) container.register(REPLICA_SETTINGS, { useValue: { leaseMs: options.hosting.replicaLeaseMs } });
   container.register(DNS_RESOLVER, { useValue: isDnsResolver(options.dns) ? options.dns : createNodeDnsResolver(options.dns) });
   if (options.domains) container.register(DOMAIN_SETTINGS, { useValue: options.domains });
   container.register(PAGE_AUTHOR, {

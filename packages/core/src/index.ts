@@ -92,6 +92,7 @@ export { ProjectsService } from "./projects/projects-service.js";
 export { ProjectStore } from "./projects/project-store.js";
 export { ProjectRecordsSplit, MOVED_PROJECT_FIELDS } from "./projects/project-records-split.js";
 export { Leases } from "./util/leases.js";
+export { ReplicaIdentity, REPLICA_SETTINGS, type ReplicaSettings } from "./util/replica-identity.js";
 export { ProjectCache, PROJECT_CACHE_SETTINGS, DEFAULT_PROJECT_CACHE_SETTINGS, type CachedProject, type ProjectCacheSettings } from "./projects/project-cache.js";
 export { PROJECT_CHANGED_CHANNEL, type ProjectChanged } from "./projects/project-events.js";
 export { LogoFetcher, MAX_LOGO_BYTES } from "./projects/logo-fetcher.js";

@@ -171,10 +171,15 @@ describe("sweeping old jobs", () => {
     const start = Date.parse("2026-06-01T10:00:00Z");
     const clock = { time: start, now: () => new Date(clock.time) };
     const stoppedClock = { now: () => new Date(start) };
+    // Two replicas (a data directory each): the stopped one's job ends by its lapsed lease, not as
+    // a restart of the same replica would end it (at once).
+    const dirs = [await mkdtemp(join(tmpdir(), "reposite-jobs-a-")), await mkdtemp(join(tmpdir(), "reposite-jobs-b-"))];
+    let compositions = 0;
     const compose = (time: { now(): Date }) =>
       createReposite({
         storage: store.storage,
         clock: time,
+        config: { dataDir: dirs[compositions++]! },
         repoHosts: [],
         register: (container) => container.register(JOB_SETTINGS, { useValue: { flushMs: 5, heartbeatMs: 600_000, staleMs: 60_000 } }),
       });
@@ -211,6 +216,7 @@ describe("sweeping old jobs", () => {
     } finally {
       await reposite.close();
       await stopped.container.resolve(ExpiringRecords).close();
+      await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
     }
   });
 });

@@ -114,6 +114,9 @@ export async function startServer(
     serve(server);
     const httpsServer = certificates && !edgeMode ? serve(createHttpsServer(certificates, handler)) : undefined;
     const httpsHostname = settings.https?.hostname ?? hostname;
+    // Jobs this replica ran before a restart (a crash) end now, not after a minute without heartbeat.
+    const ended = await reposite.jobs.resume();
+    if (ended > 0) console.log(`[reposite] ${ended} job${ended === 1 ? "" : "s"} left running by this replica's last run ended aborted`);
     hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.swarm ? `; ${found.swarm.note}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();

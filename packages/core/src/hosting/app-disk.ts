@@ -14,7 +14,7 @@ import { storageFullDiagnosis } from "./diagnosis/storage-full.js";
 import { measureDisk, volumeFillsDisk, type DiskUsage } from "./disk-usage.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { ReplicaIdentity } from "./replica-identity.js";
+import { ReplicaIdentity } from "../util/replica-identity.js";
 
 /** The lease of the periodic disk checks: one replica measures every app for all. */
 const DISK_CHECKS_LEASE = "disk-checks";

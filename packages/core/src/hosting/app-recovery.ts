@@ -16,7 +16,7 @@ import { DeployPipeline } from "./deploy-pipeline.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { OrchestratedApps } from "./orchestrated-deploy.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { ReplicaIdentity } from "./replica-identity.js";
+import { ReplicaIdentity } from "../util/replica-identity.js";
 
 /** What `recover()` found. */
 export interface RecoveryReport {

@@ -3,7 +3,7 @@ import { EVENTS, type EventBus } from "../ports/events.js";
 import { DeploymentStore } from "./deployment-store.js";
 import { routeOf } from "./app-containers.js";
 import { AppRoutes } from "./app-routes.js";
-import { ReplicaIdentity } from "./replica-identity.js";
+import { ReplicaIdentity } from "../util/replica-identity.js";
 
 /** Published when a replica changed an app's route (deploy, stop, start, switch-over, removal). */
 const APP_ROUTES_CHANNEL = "app-routes:changed";

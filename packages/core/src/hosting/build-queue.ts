@@ -5,7 +5,7 @@ import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { RateLimiter } from "../util/rate-limiter.js";
 import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { ReplicaIdentity } from "./replica-identity.js";
+import { ReplicaIdentity } from "../util/replica-identity.js";
 
 /** Builds one account may have queued or under way at once. */
 export const BUILDS_AT_A_TIME = 1;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { notFound, RepositeError } from "../errors.js";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
-import { ReplicaIdentity } from "../hosting/replica-identity.js";
+import { ReplicaIdentity } from "../util/replica-identity.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
@@ -145,7 +145,7 @@ const unref = <T extends NodeJS.Timeout>(timer: T): T => {
  * shown, anything else is logged and shown as a generic message), `cancelled` (through
  * `cancel`), `aborted` (the process running it stopped: `close()` on shutdown, or a crash,
  * noticed when its replica's lease lapsed (`ReplicaIdentity`) or its record has had no
- * heartbeat for `staleMs`, whichever comes first).
+ * heartbeat for `staleMs`, whichever comes first; at once when that replica starts again).
  */
 @injectable()
 export class JobsService {
@@ -153,7 +153,11 @@ export class JobsService {
   private readonly local = new Map<string, LocalJob>();
   private readonly forgetTimers = new Set<NodeJS.Timeout>();
   private sweeping: Promise<void> | undefined;
-  /** This replica's lease, taken with its first job: others end its jobs once it lapses. */
+  /**
+   * This replica's lease, taken with its first job or at `resume()`: others end its jobs once it
+   * lapses. Once taken, this process is the replica, so a running job of the replica's that is
+   * not in `local` is from before a restart (a crash) and ends at once.
+   */
   private presence: Promise<void> | undefined;
   private lastSweep = Number.NEGATIVE_INFINITY;
   private closed = false;
@@ -197,9 +201,15 @@ export class JobsService {
       heartbeat_at: now.getTime(),
       replica: this.replica.id,
     };
-    await this.storage.setItem(recordKey(record.job_id), record);
-    await this.changeIndex((ids) => [...ids, record.job_id]);
+    // Known as this process's before it is stored: a read meanwhile must not take it for one left by a crash.
     const job = this.track(record);
+    try {
+      await this.storage.setItem(recordKey(record.job_id), record);
+      await this.changeIndex((ids) => [...ids, record.job_id]);
+    } catch (error) {
+      this.untrack(job);
+      throw error;
+    }
     const running: RunningJob = {
       id: record.job_id,
       ownerId: record.owner_id,
@@ -216,6 +226,24 @@ export class JobsService {
       )
       .catch((error: unknown) => console.error(`[reposite] job ${record.job_id} could not be ended:`, error));
     return toJobView(record);
+  }
+
+  /**
+   * A server starting: this process becomes its replica (`ReplicaIdentity`, whose id its data
+   * directory keeps) and ends, as `aborted`, the jobs the replica ran before it was restarted
+   * (a crash or a kill), at once rather than after `staleMs` without a heartbeat. Answers how many.
+   */
+  async resume(): Promise<number> {
+    await (this.presence ??= this.replica.start());
+    let ended = 0;
+    for (const jobId of (await this.storage.getItem<string[]>(INDEX_KEY)) ?? []) {
+      const record = isWellFormedId(jobId, "job") && !this.local.has(jobId) ? await this.storage.getItem<JobRecord>(recordKey(jobId)) : null;
+      if (record && !isEnded(record) && record.replica === this.replica.id) {
+        await this.abandon(record);
+        ended += 1;
+      }
+    }
+    return ended;
   }
 
   /** The caller's job; `404` when it is someone else's, missing or forgotten. */
@@ -392,6 +420,8 @@ export class JobsService {
       return record;
     }
     if (now - record.heartbeat_at > this.settings.staleMs) return this.abandon(record);
+    // This replica's, not running here: left by the process before a restart.
+    if (this.presence && record.replica === this.replica.id) return this.abandon(record);
     // Its replica was killed: known once the replica's lease lapses (sooner than the heartbeat).
     if (record.replica && !(await this.replica.isAlive(record.replica))) return this.abandon(record);
     return record;
@@ -459,6 +489,14 @@ export class JobsService {
     });
     this.local.set(record.job_id, job);
     return job;
+  }
+
+  /** Forgets a job that could not be stored as started. */
+  private untrack(job: LocalJob): void {
+    job.ended = true;
+    clearInterval(job.heartbeat);
+    job.stopControl();
+    this.local.delete(job.record.job_id);
   }
 
   private write(job: LocalJob, text: string): void {

@@ -2,7 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { StorageValue } from "unstorage";
 import { CLOCK, type Clock } from "../ports/clock.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
-import { ReplicaIdentity } from "../hosting/replica-identity.js";
+import { ReplicaIdentity } from "./replica-identity.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { Leases } from "./leases.js";
 

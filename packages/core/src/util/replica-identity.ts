@@ -1,10 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inject, injectable } from "tsyringe";
+import { inject, injectable, type InjectionToken } from "tsyringe";
 import { CONFIG, type RepositeConfig } from "../config.js";
-import { Leases } from "../util/leases.js";
-import { DEFAULT_HOSTING_SETTINGS, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
+import { Leases } from "./leases.js";
+
+/** How replicas show they are alive; the defaults suit production, tests shorten them. */
+export interface ReplicaSettings {
+  /** A replica that stopped renewing its lease this long is dead (HostingSettings.replicaLeaseMs sets it). Default 15 s. */
+  leaseMs: number;
+}
+
+export const DEFAULT_REPLICA_SETTINGS: ReplicaSettings = { leaseMs: 15_000 };
+
+/** Optional: register a `Partial<ReplicaSettings>` under it (`createReposite` does, from the hosting settings). */
+export const REPLICA_SETTINGS: InjectionToken<Partial<ReplicaSettings>> = Symbol.for("reposite.ReplicaSettings");
 
 const ID_FILE = "replica-id";
 const presence = (replica: string) => `replica:${replica}`;
@@ -13,27 +23,27 @@ const presence = (replica: string) => `replica:${replica}`;
  * Which server process (replica) this is, and whether others are alive. The id is kept in the
  * data directory, so a restarted server is the same replica and takes its own runs back at once;
  * replicas sharing a database each have a data directory of their own. A replica shows it is
- * alive by renewing its lease every third of `replicaLeaseMs`; one killed lets it expire.
+ * alive by renewing its lease every third of `leaseMs`; one killed lets it expire.
  */
 @injectable()
 export class ReplicaIdentity {
   readonly id: string;
-  private readonly settings: HostingSettings;
+  private readonly settings: ReplicaSettings;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     @inject(CONFIG) config: RepositeConfig,
     @inject(Leases) private readonly leases: Leases,
-    @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
+    @inject(REPLICA_SETTINGS, { isOptional: true }) settings?: Partial<ReplicaSettings>,
   ) {
-    this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
+    this.settings = { ...DEFAULT_REPLICA_SETTINGS, ...settings };
     this.id = readOrMakeId(config.dataDir);
   }
 
   /** Takes this replica's lease and keeps renewing it until `stop()`. */
   async start(): Promise<void> {
     await this.renew();
-    this.timer ??= setInterval(() => void this.renew(), Math.max(50, Math.floor(this.settings.replicaLeaseMs / 3)));
+    this.timer ??= setInterval(() => void this.renew(), Math.max(50, Math.floor(this.settings.leaseMs / 3)));
     this.timer.unref?.();
   }
 
@@ -51,7 +61,7 @@ export class ReplicaIdentity {
 
   private renew(): Promise<void> {
     return this.leases
-      .acquire(presence(this.id), this.id, this.settings.replicaLeaseMs)
+      .acquire(presence(this.id), this.id, this.settings.leaseMs)
       .then(() => undefined)
       .catch((error: unknown) => console.error("[reposite] renewing this replica's lease failed:", error));
   }
