@@ -51,6 +51,7 @@ import { createReadmeAuthor } from "./generation/readme-author.js";
 import { DiscourseHandOff } from "./community/discourse-hand-off.js";
 import { ForumService } from "./community/forum-service.js";
 import { JobsService } from "./jobs/jobs-service.js";
+import { EdgeRouteTable } from "./edge/edge-route-table.js";
 import { AppRoutes } from "./hosting/app-routes.js";
 import { MemberSessionCache } from "./members/member-session-cache.js";
 import { MembersService } from "./members/members-service.js";
@@ -250,6 +251,8 @@ const SERVICES = [
   BillingService,
   // One table per composition: the hosting service writes it, the /app/ proxy reads it.
   AppRoutes,
+  // The one route table the Node runtime and the nginx edge both read (sites, domains, apps, gates).
+  EdgeRouteTable,
   HostingAvailability,
   DeployRunStore,
   DeploymentStore,

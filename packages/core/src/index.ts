@@ -215,7 +215,7 @@ export {
   type VisitSettings,
 } from "./sites/visits.js";
 export { EdgeRouteTable } from "./edge/edge-route-table.js";
-export type { EdgeApp, EdgeDomain, EdgeRoutes } from "./edge/edge-routes.js";
+export type { EdgeApp, EdgeDomain, EdgeRoutes, ProjectRoute } from "./edge/edge-routes.js";
 export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, SWARM_RESOLVER, type NginxEdgeSettings, type NodeSocket } from "./edge/nginx-config.js";
 export type { NginxMemberGateSettings } from "./edge/nginx-member-gate.js";
 export type { NginxAppPagesSettings } from "./edge/nginx-app-pages.js";

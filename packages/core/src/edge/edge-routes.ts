@@ -14,6 +14,16 @@ export interface EdgeApp {
   status?: DeploymentStatus;
 }
 
+/** What the route table keeps of a project: its address and its app's gate (the rest stays in storage). */
+export interface ProjectRoute {
+  siteId: string;
+  /** `<slug>.<sitesDomain>` is its host; null until it claims an address (the edge routes no app without one). */
+  slug: string | null;
+  ownerId: string;
+  /** Members only (`auth_redirect_to_app`): only signed-in members of the site reach its app. */
+  gated: boolean;
+}
+
 /** A verified custom domain and the slug it serves. */
 export interface EdgeDomain {
   domain: string;

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import {
   AppRoutes,
   CLOCK,
+  EdgeRouteTable,
   MemberSessionCache,
   ProjectCache,
   type AppLease,
@@ -115,6 +116,8 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
   const projects = container.resolve(ProjectCache);
   const sessions = container.resolve(MemberSessionCache);
   const routes = container.resolve(AppRoutes);
+  // The composition's one route table: the nginx edge is configured from the same entries.
+  const table = container.resolve(EdgeRouteTable);
   const appOnly = createAppOnlySites(reposite);
   const clock = container.resolve<Clock>(CLOCK);
   const targets = new AppTargets(routes, options.targets);
@@ -165,15 +168,17 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
   };
 
   /**
-   * The members gate and the route, from memory: the project (gate), the member's session and the
-   * app's target are each read from storage only the first time (and after a change).
+   * The members gate and the route, from memory: the gate comes from the route table (as nginx's
+   * does), the page frame's project and the member's session from their caches; each is read from
+   * storage only the first time (and after a change).
    */
   async function gate(site: PublishedSiteInfo, cookie: string | undefined) {
+    const entry = table.projectRoute(site.site_id) ?? (await table.readProjectRoute(site.site_id));
     const project: CachedProject | null = projects.peek(site.site_id) ?? (await projects.get(site.site_id));
     const secret = cookieValue(cookie, memberCookie(site));
     const current = secret ? (sessions.peek(site.site_id, secret) ?? (await sessions.find(site.site_id, secret))) : null;
     // The owner's setting, on the project this site belongs to.
-    const gated = project !== null && project.owner_id === site.owner_id && project.auth_redirect_to_app;
+    const gated = entry !== null && entry.ownerId === site.owner_id && entry.gated;
     return { project, current, gated };
   }
 

@@ -1,5 +1,5 @@
 import { readdir } from "node:fs/promises";
-import { EVENTS, PublishedSiteStore, SITE_CHANGED_CHANNEL, type EdgeRouteTable, type Reposite } from "@reposite/core";
+import { EVENTS, prepareSite, PublishedSiteStore, SITE_CHANGED_CHANNEL, type EdgeRouteTable, type Reposite } from "@reposite/core";
 import { removeSiteFiles, writeSiteVersion } from "./site-version.js";
 
 /** The published sites on the edge's disk, kept in step with publishing. */
@@ -14,8 +14,8 @@ export interface EdgeSites {
 /**
  * Writes every published site's files under `dir` at start, and again for a site whenever
  * `SITE_CHANGED_CHANNEL` names it (published again, renamed, taken down) or its custom domain
- * changes (its pages name the new address). The bodies come from the site cache, as Node would
- * serve them. Writes of one slug run one after the other; the route table lists a slug once its
+ * changes (its pages name the new address). The bodies are prepared from the stored snapshot as
+ * Node would serve them, outside the site cache: Node holds no page of a site nginx serves. Writes of one slug run one after the other; the route table lists a slug once its
  * first version is on disk and drops it before its files go.
  */
 export async function startEdgeSites(reposite: Reposite, table: Pick<EdgeRouteTable, "siteOnDisk">, options: { dir: string; brotli: boolean }): Promise<EdgeSites> {
@@ -23,15 +23,17 @@ export async function startEdgeSites(reposite: Reposite, table: Pick<EdgeRouteTa
   const queues = new Map<string, Promise<void>>();
   let closed = false;
 
+  const store = reposite.container.resolve(PublishedSiteStore);
   const sync = async (slug: string) => {
     if (closed) return;
-    const site = await reposite.siteCache.get(slug);
-    if (site) {
+    const snapshot = await store.get(slug);
+    if (snapshot) {
+      // Prepared outside the site cache, as Node would serve it (at its custom domain's address):
+      // nginx serves the files, so Node keeps nothing of the pages.
+      const site = await prepareSite(snapshot, { readApart: (file) => store.apartBody(snapshot.site_id, file) }, reposite.siteCache.publicUrlOf(snapshot));
       await writeSiteVersion(options.dir, site, { brotli: options.brotli });
-      ids.set(slug, site.site.site_id);
+      ids.set(slug, snapshot.site_id);
       table.siteOnDisk(slug, true);
-      // nginx serves the files now: Node keeps no copy of the pages (read again if Node must answer).
-      reposite.siteCache.invalidate(slug);
     } else {
       table.siteOnDisk(slug, false);
       ids.delete(slug);
@@ -60,7 +62,7 @@ export async function startEdgeSites(reposite: Reposite, table: Pick<EdgeRouteTa
     }),
   ];
 
-  const published = new Set(await reposite.container.resolve(PublishedSiteStore).slugs());
+  const published = new Set(await store.slugs());
   // Folders of sites no longer published (taken down while the server was stopped) go.
   for (const slug of await readdir(options.dir).catch(() => [])) if (!published.has(slug)) await removeSiteFiles(options.dir, slug);
   for (const slug of published) await schedule(slug);

@@ -1,4 +1,4 @@
-import type { Reposite } from "@reposite/core";
+import { EdgeRouteTable, type Reposite } from "@reposite/core";
 
 /**
  * Which site a request's `Host` names. `<slug>.<sitesDomain>` is the project's site; the API's own
@@ -27,12 +27,12 @@ export interface HostRouterOptions {
 export type HostRouter = (host: string | null | undefined) => string | null;
 
 /**
- * The resolvers a caller gave, else the composition's custom domains (`reposite.domainTable`,
- * verified ones only): every entry point (createApp, siteNodeHandler, createAppProxy) routes a
- * verified custom domain without being told.
+ * The resolvers a caller gave, else the composition's route table (`EdgeRouteTable.customDomain`,
+ * verified custom domains only, the same names nginx is configured with): every entry point
+ * (createApp, siteNodeHandler, createAppProxy) routes a verified custom domain without being told.
  */
-export function hostResolversFor(reposite: Pick<Reposite, "domainTable">, given: readonly HostResolver[] | undefined): readonly HostResolver[] {
-  return given ?? [reposite.domainTable.resolve];
+export function hostResolversFor(reposite: Pick<Reposite, "container">, given: readonly HostResolver[] | undefined): readonly HostResolver[] {
+  return given ?? [reposite.container.resolve(EdgeRouteTable).customDomain];
 }
 
 /** Hosts are remembered up to this many (a client can send any Host, so memory stays bounded). */
