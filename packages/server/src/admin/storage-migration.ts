@@ -1,8 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { crashSafeFsDriver } from "@reposite/core";
+import { crashSafeFsDriver, createInProcessLocks, MOVED_PROJECT_FIELDS, ProjectRecordsSplit, systemClock, type RecordStorage } from "@reposite/core";
 import { copyRecords, createPostgresPorts, isPostgresUrl, migrate, MIGRATIONS, openPool } from "@reposite/provider-postgres";
 import { createStorage } from "unstorage";
+import { pendingChangesDriver } from "./pending-changes-driver.js";
 
 /** Where `reposite admin …` writes, and how it says the command line is wrong (exit 2). */
 export interface AdminIo {
@@ -36,8 +37,10 @@ export async function runMigrate(databaseUrl: string | undefined, io: AdminIo): 
 
 /**
  * `reposite admin migrate-storage --from <data dir> --to <database url>`: copies every record of a
- * single-machine installation (`<data dir>/records`) to the database, prints the counts per key
- * prefix on both sides, and fails when they differ.
+ * single-machine installation (`<data dir>/records`) to the database in the current release's
+ * shape (what earlier releases embedded in project records moved to their own records, as
+ * `ProjectRecordsSplit` moves them at start, without changing the data directory), prints the
+ * counts per key prefix on both sides, and fails when they differ. Run again, it copies nothing.
  */
 export async function runMigrateStorage(options: { from?: string; to?: string }, io: AdminIo): Promise<void> {
   if (!options.from) throw io.usageError("--from is required: the data directory of the installation to copy (its REPOSITE_DATA_DIR).");
@@ -46,12 +49,15 @@ export async function runMigrateStorage(options: { from?: string; to?: string },
   if (!existsSync(records) || !statSync(records).isDirectory()) {
     throw io.usageError(`${resolve(options.from)} holds no records (no records/ folder): --from is the installation's REPOSITE_DATA_DIR.`);
   }
-  const source = createStorage({ driver: crashSafeFsDriver({ base: records }) });
+  const source = createStorage({ driver: pendingChangesDriver(crashSafeFsDriver({ base: records })) });
   const target = createPostgresPorts({ url });
   try {
+    const moved = await new ProjectRecordsSplit(source, createInProcessLocks(), systemClock).run();
+    await keepMarkersOf(target.storage, source);
     const report = await copyRecords(source, target.storage);
     io.out("prefix\tfiles\tdatabase");
     for (const count of report.counts) io.out(`${count.prefix}\t${count.source}\t${count.target}`);
+    if (moved > 0) io.err(`Moved ${moved} fields embedded in project records (${MOVED_PROJECT_FIELDS.map((each) => each.field).join(", ")}) to their own records.`);
     io.err(`Copied ${report.copied} records to ${shown(url)}; ${report.unchanged} were there already.`);
     if (report.mismatched.length > 0) {
       throw new Error(
@@ -61,5 +67,16 @@ export async function runMigrateStorage(options: { from?: string; to?: string },
     }
   } finally {
     await target.close();
+  }
+}
+
+/**
+ * The split's "done" records hold when it ran: those the database has already are kept as they
+ * are, so a second run finds every record equal and copies nothing.
+ */
+async function keepMarkersOf(database: RecordStorage, source: RecordStorage): Promise<void> {
+  for (const key of await source.getKeys("migrations")) {
+    const there = await database.getItemRaw(key);
+    if (there !== null && there !== undefined) await source.setItemRaw(key, there);
   }
 }
