@@ -107,8 +107,17 @@ describe("deploys on an orchestrating app runtime", () => {
     expect(started.status).toBe("running");
     expect((await get(started.target!)).body).toContain('"GREETING":"hello"');
 
-    const logs = await h.reposite.appOperations.logs(owner, site);
-    expect(typeof logs).toBe("string");
+    // A restart is a rollout of the same image: a new version takes over, the app stays the same.
+    const rolloutsBefore = apps.rollouts.length;
+    await h.reposite.hosting.restart(owner, site);
+    expect(apps.rollouts.length).toBe(rolloutsBefore + 1);
+    expect((await saved(site)).id).toBe(app.id);
+    expect((await get(h.reposite.appRoutes.get(site)!.target!)).body).toContain('"GREETING":"hello"');
+
+    // Logs and metrics read the serving version through the runtime (stats and disk figures are capabilities it has).
+    expect(await h.reposite.appOperations.logs(owner, site)).toBe("");
+    const metrics = await h.reposite.appOperations.metrics(owner, site);
+    expect(metrics).toMatchObject({ memory: { used_mb: 8, limit_mb: 512 } });
 
     await h.reposite.hosting.remove(owner, site);
     expect(await apps.inspect(app.id)).toBeNull();
