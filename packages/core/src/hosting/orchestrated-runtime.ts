@@ -1,5 +1,6 @@
 import type { AppImage, ImageBuilder } from "../ports/image-builder.js";
 import type { AppRuntime } from "../ports/app-runtime.js";
+import { LABEL_ROLE } from "./app-names.js";
 import type { BuildRequest, BuiltImage, ContainerRuntime, ContainerSpec, ContainerState, ContainerSummary } from "../ports/container-runtime.js";
 
 /**
@@ -33,6 +34,12 @@ export function orchestratedContainerRuntime(builder: ImageBuilder, apps: AppRun
   const imageOf = (tagOrReference: string): AppImage =>
     built.get(tagOrReference) ??
     [...built.values()].find((image) => image.reference === tagOrReference) ?? { id: tagOrReference, reference: tagOrReference, digest: /@(sha256:[0-9a-f]{64})$/.exec(tagOrReference)?.[1] ?? null };
+
+  /** Whether any hosted app is meant to run `reference` now. */
+  const runs = async (reference: string) => {
+    for (const app of await apps.list({ [LABEL_ROLE]: "app" })) if ((await apps.inspect(app.id))?.image === reference) return true;
+    return false;
+  };
 
   const stateOf = async (id: string): Promise<ContainerState | null> => {
     const [state, address] = await Promise.all([apps.inspect(id), apps.address(id)]);
@@ -100,6 +107,8 @@ export function orchestratedContainerRuntime(builder: ImageBuilder, apps: AppRun
 
     async removeImage(tagOrReference: string) {
       const image = imageOf(tagOrReference);
+      // Identical builds give one digest: an image an app still runs (the old version of a same-code deploy) stays.
+      if (await runs(image.reference)) return;
       await builder.remove(image);
       for (const [tag, known] of built) if (known.reference === image.reference) built.delete(tag);
     },

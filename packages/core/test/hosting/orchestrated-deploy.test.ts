@@ -126,6 +126,38 @@ describe("deploys on an orchestrating app runtime", () => {
     expect(h.reposite.appRoutes.get(site)).toBeUndefined();
   });
 
+  it("keeps an image a running version still uses: identical builds give one digest, so a redeploy of the same code must not delete it", async () => {
+    const builder = createMemoryImageBuilder(engine);
+    let first: Awaited<ReturnType<typeof builder.build>> | null = null;
+    // A registry answers the same digest for the same bytes: the second build is the first image.
+    // What a registry would delete (a manifest goes whoever still runs it): no removal of the running image may reach it.
+    const removed: string[] = [];
+    const sameDigest = {
+      ...builder,
+      build: async (request: Parameters<typeof builder.build>[0]) => (first ??= await builder.build(request)),
+      remove: async (image: Parameters<typeof builder.remove>[0]) => {
+        removed.push(image.reference);
+        await builder.remove(image);
+      },
+    };
+    const h2 = await startHostingHarness({ runtime: null, repos: [{ owner: "acme", name: "web", files }], appRuntime: apps, imageBuilder: sameDigest });
+    try {
+      const ada = await h2.account("ada@example.com");
+      const site = await h2.project(ada);
+      await h2.deploy(ada, site);
+      expect((await h2.deploy(ada, site)).job.status).toBe("done");
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(removed).toEqual([]);
+      expect(await engine.imageSize(first!.id)).not.toBeNull();
+      expect((await get(h2.reposite.appRoutes.get(site)!.target!)).status).toBe(200);
+      await h2.reposite.hosting.remove(ada, site);
+      expect(await engine.imageSize(first!.id)).toBeNull();
+      expect(removed).toContain(first!.reference);
+    } finally {
+      await h2.close();
+    }
+  });
+
   it("a restarted server finds the running apps by their labels and routes to where they answer", async () => {
     const site = await h.project(owner);
     await h.deploy(owner, site);
