@@ -26,6 +26,13 @@ describe("reposite edge's settings", () => {
     expect(settings).toMatchObject({ controlPlanes: ["http://10.0.0.5:3000", "http://10.0.0.6:3000"], listen: { port: 8080, hostname: "0.0.0.0" }, dir: "/srv/edge/edge", token: TOKEN, trustProxy: false, shutdownMs: 10_000 });
   });
 
+  it("serves HTTPS on REPOSITE_HTTPS_PORT (the control planes' certificates) only when it is set, and refuses a port that is none", () => {
+    const base = { REPOSITE_EDGE_TOKEN: TOKEN, REPOSITE_CONTROL_PLANES: "http://10.0.0.5:3000", HOST: "0.0.0.0" };
+    expect(remoteEdgeSettingsFromEnv(base).tls).toBeUndefined();
+    expect(remoteEdgeSettingsFromEnv({ ...base, REPOSITE_HTTPS_PORT: "443" }).tls).toEqual({ listen: { port: 443, hostname: "0.0.0.0" } });
+    expect(() => remoteEdgeSettingsFromEnv({ ...base, REPOSITE_HTTPS_PORT: "https" })).toThrow("REPOSITE_HTTPS_PORT must be a whole number from 0 to 65535");
+  });
+
   it("refuses a control plane's edge token that is too short at start", () => {
     expect(() => settingsFromEnv({ REPOSITE_EDGE_TOKEN: "x".repeat(31) })).toThrow("REPOSITE_EDGE_TOKEN must be at least 32 characters");
     expect(settingsFromEnv({}).reposite.register).toBeUndefined();
@@ -60,6 +67,16 @@ describe("the edge feed's answers to wrong requests", () => {
   it("is 401 before anything else without the token, even for a malformed request", async () => {
     const answer = await call(withFeed(), "/edge/routes?after=abc", { headers: { authorization: "Bearer wrong" } });
     expect(answer.status).toBe(401);
+  });
+
+  it("answers a certificate to the edge token only, and 404 while built-in ACME is off; lists none in the feed", async () => {
+    expect((await call(withFeed(), "/edge/certificates/www.rocket.example")).status).toBe(401);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const off = await call(withFeed(), "/edge/certificates/www.rocket.example", { headers: auth });
+    expect(off.status).toBe(404);
+    expect(await off.json()).toMatchObject({ code: "not_found" });
+    expect((await call(withFeed(), "/edge/certificates/WWW.Rocket", { headers: auth })).status).toBe(422);
+    expect(await (await call(withFeed(), "/edge/routes?after=0", { headers: auth })).json()).toMatchObject({ certificates: [] });
   });
 
   it("is 422 for a version that is no number, 404 for a site not published, and counts nothing a bot asked for", async () => {
