@@ -1,7 +1,7 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
 import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
-import { appCookies, forwarding } from "./nginx-forwarding.js";
+import { appCookies, forwarding, forwardingHttp } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
@@ -139,10 +139,7 @@ function mainConfig(settings: NginxEdgeSettings): string {
     ...trusted,
     ...proto,
     // Keep-alive to upstreams needs an empty Connection; a WebSocket needs `upgrade`.
-    "  map $http_upgrade $reposite_connection {",
-    '    default "upgrade";',
-    '    "" "";',
-    "  }",
+    ...forwardingHttp(),
     // A visitor carrying a Reposite cookie goes to Reposite, which takes its cookies out before the app sees the request.
     "  map $http_cookie $reposite_cookie_mark {",
     '    default "";',

@@ -1,11 +1,30 @@
 /**
+ * http-level: the `Upgrade` and `Connection` passed on. Only a WebSocket upgrade is: another one
+ * (`h2c`, which `curl --http2` asks on every plain request) goes as a plain request, as the Node
+ * runtime sends it; an app's WebSocket server would refuse it (`400 Invalid Upgrade header`).
+ * An empty `Connection` keeps the connection to the upstream alive.
+ */
+export function forwardingHttp(): string[] {
+  return [
+    "  map $http_upgrade $reposite_upgrade {",
+    '    default "";',
+    '    "~*^websocket$" $http_upgrade;',
+    "  }",
+    "  map $reposite_upgrade $reposite_connection {",
+    '    default "upgrade";',
+    '    "" "";',
+    "  }",
+  ];
+}
+
+/**
  * Headers every proxied request gets. Repeated in each location: a location that sets any
  * `proxy_set_header` inherits none from the server block.
  */
 export function forwarding(indent: string): string[] {
   return [
     "proxy_set_header Host $http_host;",
-    "proxy_set_header Upgrade $http_upgrade;",
+    "proxy_set_header Upgrade $reposite_upgrade;",
     "proxy_set_header Connection $reposite_connection;",
     "proxy_set_header X-Forwarded-For $remote_addr;",
     "proxy_set_header X-Forwarded-Proto $reposite_proto;",
@@ -16,6 +35,12 @@ export function forwarding(indent: string): string[] {
     'proxy_set_header X-Forwarded-Port "";',
     'proxy_set_header X-Forwarded-Ssl "";',
     'proxy_set_header X-Forwarded-Server "";',
+    // Hop-by-hop: meant for this proxy, never for the app (nginx itself drops TE and Keep-Alive).
+    'proxy_set_header Proxy-Authorization "";',
+    'proxy_set_header Proxy-Connection "";',
+    // and never for the visitor (nginx itself drops Connection, Keep-Alive and Transfer-Encoding).
+    "proxy_hide_header Proxy-Authenticate;",
+    "proxy_hide_header Trailer;",
   ].map((line) => indent + line);
 }
 

@@ -165,7 +165,7 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
       'proxy_set_header Forwarded "";',
       'proxy_set_header X-Real-IP "";',
       'proxy_set_header X-Reposite-Member-Id "";',
-      "proxy_set_header Upgrade $http_upgrade;",
+      "proxy_set_header Upgrade $reposite_upgrade;",
       "proxy_set_header Connection $reposite_connection;",
       "proxy_buffering off;",
       "proxy_request_buffering off;",
