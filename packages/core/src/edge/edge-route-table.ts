@@ -1,7 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import { CONFIG, type RepositeConfig } from "../config.js";
 import { DomainTable } from "../domains/domain-table.js";
-import { AppRoutes, type AppRoute } from "../hosting/app-routes.js";
+import { AppRoutes, type AppLease, type AppRoute } from "../hosting/app-routes.js";
+import type { DeploymentStatus } from "../projects/deployment.js";
 import { EVENTS, type EventBus } from "../ports/events.js";
 import { PROJECT_CHANGED_CHANNEL } from "../projects/project-events.js";
 import { ProjectStore } from "../projects/project-store.js";
@@ -82,6 +83,16 @@ export class EdgeRouteTable {
     const known = this.projectRoute(siteId);
     if (known !== undefined) return Promise.resolve(known);
     return this.reading.get(siteId) ?? this.read(siteId);
+  }
+
+  /** The running app's target for one request, counted until released (the `/app/` table's lease); null when it is not running. */
+  lease(siteId: string): AppLease | null {
+    return this.appRoutes.acquire(siteId);
+  }
+
+  /** The app's state (which "not running" page a request gets), or undefined when the site has no app. */
+  appStatus(siteId: string): DeploymentStatus | undefined {
+    return this.appRoutes.get(siteId)?.status;
   }
 
   /** The table now. */

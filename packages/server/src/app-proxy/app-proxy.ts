@@ -189,8 +189,8 @@ export function createAppProxy(reposite: Reposite, options: AppProxyOptions = {}
       if (!websocket && (method === "GET" || method === "HEAD")) return { answer: signInRedirect(url) };
       return { answer: signInFirstPage(frame) };
     }
-    const lease = routes.acquire(site.site_id);
-    if (!lease) return { answer: notRunningPage(frame, routes.get(site.site_id)?.status) };
+    const lease = table.lease(site.site_id);
+    if (!lease) return { answer: notRunningPage(frame, table.appStatus(site.site_id)) };
     return { lease, connection: targets.connect(site.site_id, lease.target), member: current?.member ?? null, frame };
   }
 
