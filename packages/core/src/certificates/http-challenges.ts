@@ -1,10 +1,13 @@
 import type { RecordStorage } from "../ports/storage.js";
+import type { ExpiringRecords } from "../util/expiring-records.js";
 import type { HttpChallengeAnswers } from "./certificate-issuer.js";
 
 /** A token the CA may ask for: URL-safe base64, as RFC 8555 §8.3 makes them. */
 const TOKEN = /^[A-Za-z0-9_-]{1,256}$/;
 
 const recordKey = (token: string) => `acme-challenges:${token}`;
+/** A record a crash left behind (its order never ended) goes after this; an order ends within minutes. */
+const RECORD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 interface ChallengeRecord {
   key_authorization: string;
@@ -20,13 +23,18 @@ interface ChallengeRecord {
 export class HttpChallenges implements HttpChallengeAnswers {
   private readonly answers = new Map<string, string>();
 
-  constructor(private readonly storage?: RecordStorage) {}
+  constructor(
+    private readonly storage?: RecordStorage,
+    private readonly expiring?: Pick<ExpiringRecords, "write">,
+  ) {}
 
   /** Resolves once the record is written: only then may the CA be told to look. */
   async put(token: string, keyAuthorization: string): Promise<void> {
     if (!TOKEN.test(token)) throw new Error(`the CA sent a challenge token that is not URL-safe base64: "${token}"`);
     this.answers.set(token, keyAuthorization);
-    await this.storage?.setItem(recordKey(token), { key_authorization: keyAuthorization, placed_at: new Date().toISOString() } satisfies ChallengeRecord);
+    const record: ChallengeRecord = { key_authorization: keyAuthorization, placed_at: new Date().toISOString() };
+    if (this.expiring) await this.expiring.write(recordKey(token), record, Date.now() + RECORD_LIFETIME_MS);
+    else await this.storage?.setItem(recordKey(token), record);
   }
 
   async remove(token: string): Promise<void> {

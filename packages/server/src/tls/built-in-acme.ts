@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { CertificateService, CertificateStore, CLOCK, EVENTS, HttpChallenges, STORAGE, type Clock, type EventBus, type RecordStorage, type Reposite } from "@reposite/core";
+import { CertificateService, CertificateStore, CLOCK, ExpiringRecords, EVENTS, HttpChallenges, STORAGE, type Clock, type EventBus, type RecordStorage, type Reposite } from "@reposite/core";
 import acme from "acme-client";
 import { createAcmeIssuer } from "./acme-issuer.js";
 
@@ -54,7 +54,7 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     accountKey: () => store.accountKey(settings.directoryUrl, async () => (await acme.crypto.createPrivateEcdsaKey("P-256")).toString()),
   });
   // Challenges as records too: the CA's request may reach another replica (through an edge or a balancer).
-  const challenges = new HttpChallenges(reposite.container.resolve<RecordStorage>(STORAGE));
+  const challenges = new HttpChallenges(reposite.container.resolve<RecordStorage>(STORAGE), reposite.container.resolve(ExpiringRecords));
   return new CertificateService(store, reposite.domainTable, issuer, reposite.container.resolve<Clock>(CLOCK), {
     ...(settings.renewBeforeDays !== undefined ? { renewBeforeMs: settings.renewBeforeDays * DAY_MS } : {}),
     ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),

@@ -47,6 +47,9 @@ describe("HTTP-01 challenges are records: any replica answers the one another pl
     for (const host of ["www.rocket.example", "rocket.sites.test"]) {
       expect(await getWithHost(`${other.url}/.well-known/acme-challenge/tok_en-2`, host)).toEqual({ status: 200, body: "tok_en-2.thumbprint" });
     }
+    // Noted for removal a day on, should a crash keep the order from removing it.
+    const noted = await Promise.all((await storage.getKeys("expiring:")).map((key) => storage.getItem(key)));
+    expect(JSON.stringify(noted)).toContain("acme-challenges:tok_en-2");
     await placing.certificates!.challenges.remove("tok_en-2");
     expect((await getWithHost(`${other.url}/.well-known/acme-challenge/tok_en-2`, "www.rocket.example")).status).toBe(404);
     // A token no CA would send is never looked up.
