@@ -86,7 +86,6 @@ export { buildLocalRustImage, LOCAL_RUST_IMAGE } from "./rust-image.js";
 export { buildLocalBunImage, LOCAL_BUN_IMAGE } from "./bun-image.js";
 export { buildLocalPauseImage, LOCAL_PAUSE_IMAGE } from "./pause-image.js";
 export { buildLocalNginxImage, LOCAL_NGINX_IMAGE } from "./nginx-image.js";
-export { buildLocalNginxImage, LOCAL_NGINX_IMAGE } from "./nginx-image.js";
 export { README_CORPUS, type ReadmeFixture } from "./readme-corpus/index.js";
 export { readmeSitePages, type ReadmeSite } from "./readme-corpus/site-pages.js";
 export { REAL_READMES, type RealReadme } from "./readme-corpus/real/index.js";
