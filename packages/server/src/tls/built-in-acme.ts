@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isIP } from "node:net";
-import { CertificateService, CertificateStore, CLOCK, ExpiringRecords, EVENTS, HttpChallenges, STORAGE, type Clock, type EventBus, type RecordStorage, type Reposite } from "@reposite/core";
+import { CertificateService, CertificateStore, CLOCK, ExpiringRecords, DEFAULT_CERTIFICATE_SETTINGS, EVENTS, Leases, ReplicaIdentity, type RenewalTurn, HttpChallenges, STORAGE, type Clock, type EventBus, type RecordStorage, type Reposite } from "@reposite/core";
 import acme from "acme-client";
 import { createAcmeIssuer } from "./acme-issuer.js";
 
@@ -60,6 +60,7 @@ export async function createBuiltInAcme(reposite: Reposite, settings: AcmeSettin
     ...(settings.checkIntervalMs !== undefined ? { checkIntervalMs: settings.checkIntervalMs } : {}),
     ...(settings.retryAfterMs !== undefined ? { retryAfterMs: settings.retryAfterMs } : {}),
     hostnames,
+    turn: renewalTurn(reposite, settings.checkIntervalMs ?? DEFAULT_CERTIFICATE_SETTINGS.checkIntervalMs),
   }, challenges);
 }
 
@@ -85,6 +86,19 @@ function heardStore(store: CertificateStore, changed: (name: string) => void, pu
     published(domain);
   };
   return heard;
+}
+
+/** The lease whose holder orders and renews certificates for every replica sharing the storage. */
+const RENEWAL_LEASE = "certificate-renewals";
+
+/**
+ * Replicas on one database: one orders and renews for all, under a lease as the sweeps are; when
+ * its holder dies another takes over within two check intervals (renewals start 30 days early).
+ */
+function renewalTurn(reposite: Reposite, checkIntervalMs: number): RenewalTurn {
+  const leases = reposite.container.resolve(Leases);
+  const replica = reposite.container.resolve(ReplicaIdentity);
+  return (work) => leases.asLeader(RENEWAL_LEASE, replica.id, checkIntervalMs * 2 + 5_000, work);
 }
 
 /** The service's own host gets a certificate when its address is https and a CA could check it (a name, not an IP or localhost). */
