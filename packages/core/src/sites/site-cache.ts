@@ -88,8 +88,13 @@ export class SiteCache {
   /** Unknown slug -> time (ms) until which it stays unknown without asking storage. */
   private readonly unknown = new Map<string, number>();
   private readonly loading = new Map<string, Promise<CachedSite | null>>();
-  /** Bumped per slug on every change event, so a read that started before the event is not kept. */
+  /**
+   * Bumped per slug on every change event while a read of it is under way, so that read is not
+   * kept. Only slugs being read have an entry: a site changed now and then costs no memory.
+   */
   private readonly generations = new Map<string, number>();
+  /** Reads under way per slug. */
+  private readonly reads = new Map<string, number>();
   private readonly unsubscribe: () => void;
   private readonly unwatchDomains: () => void;
 
@@ -156,7 +161,7 @@ export class SiteCache {
     this.drop(slug);
     this.unknown.delete(slug);
     this.loading.delete(slug);
-    this.generations.set(slug, (this.generations.get(slug) ?? 0) + 1);
+    if (this.reads.has(slug)) this.generations.set(slug, (this.generations.get(slug) ?? 0) + 1);
   }
 
   /** Sites and bytes held now, and the budget. */
@@ -175,11 +180,13 @@ export class SiteCache {
     this.unknown.clear();
     this.loading.clear();
     this.generations.clear();
+    this.reads.clear();
   }
 
   private async load(slug: string): Promise<CachedSite | null> {
     const generation = this.generations.get(slug) ?? 0;
     const current = () => (this.generations.get(slug) ?? 0) === generation;
+    this.reads.set(slug, (this.reads.get(slug) ?? 0) + 1);
     try {
       const snapshot = await this.store.get(slug);
       const entry = isSnapshot(snapshot) ? await this.prepare(slug, snapshot) : null;
@@ -191,6 +198,9 @@ export class SiteCache {
       return entry;
     } finally {
       if (current()) this.loading.delete(slug);
+      const left = (this.reads.get(slug) ?? 1) - 1;
+      if (left > 0) this.reads.set(slug, left);
+      else (this.reads.delete(slug), this.generations.delete(slug));
     }
   }
 
