@@ -7,12 +7,14 @@ import { AppRoutes, createReposite, DeploymentStore, ProjectStore, PublishedSite
 import { codeTestHost, freePort } from "@reposite/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { startServer, type RunningServer } from "../src/start-server.js";
+import type { RunningServer } from "../src/start-server.js";
+import { byNginxAlone, countNodeRequests, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
 
 // A project's verified custom domain, on the reference server as `startServer` composes it (no
 // host resolvers given: the default is `reposite.domainTable`), over a real socket. Requests go
 // out with node:http, since Node's fetch drops a Host header. The domains service is driven here
-// through `reposite.domainTable` directly, as it keeps that table.
+// through `reposite.domainTable` directly, as it keeps that table. Both shapes run the same cases:
+// Reposite alone, and REPOSITE_EDGE=nginx (pages from files and `/app/` straight to the app by nginx).
 
 const DOMAIN = "www.lumen.dev";
 const SLUG_HOST = "lumen.sites.test";
@@ -79,7 +81,7 @@ function openSocket(port: number, path: string, host: string, headers: Record<st
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1];
 const canonicalOf = (html: string) => attribute(html, /<link rel="canonical" href="([^"]+)">/);
 
-describe("a verified custom domain on the reference server", () => {
+describe.each(SHAPES)("a verified custom domain on the reference server (edge: %s)", (shape) => {
   let server: RunningServer;
   let reposite: Reposite;
   let app: Awaited<ReturnType<typeof startStandInApp>>;
@@ -91,9 +93,26 @@ describe("a verified custom domain on the reference server", () => {
 
   const get = (path: string, host = DOMAIN, headers: Record<string, string> = {}) => send(port, path, { host, headers });
   const routes = () => reposite.container.resolve(AppRoutes);
-  const running = (id = siteId, target = app.port) => routes().set(id, { status: "running", target: { host: "127.0.0.1", port: target } });
-  const setGate = (on: boolean) => reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
-  const verify = () => reposite.domainTable.set({ domain: DOMAIN, siteId, slug: "lumen", verified: true });
+  const running = async (id = siteId, target = app.port) => {
+    routes().set(id, { status: "running", target: { host: "127.0.0.1", port: target } });
+    await routes().applied(id);
+  };
+  /** With the edge, a change is served after nginx's next reload: waits until `check` holds (at once without it). */
+  const served = async (check: () => Promise<boolean>) => {
+    if (shape === "nginx") await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: 10_000, interval: 50 });
+  };
+  /** nginx answered `path` on `host` by itself (to the app, or from files), without Reposite. */
+  const nginxAlone = (path: string, host = DOMAIN) => byNginxAlone(server, () => get(path, host));
+  const setGate = async (on: boolean) => {
+    await reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
+    // On: Reposite's redirect to sign in (nginx asked the gate); off: the app's answer from nginx.
+    await served(async () => (on ? (await get("/app/gate-probe")).status === 302 : nginxAlone("/app/gate-probe")));
+  };
+  /** The domain verified; with the edge, once nginx serves the site's pages on it. */
+  const verify = async () => {
+    reposite.domainTable.set({ domain: DOMAIN, siteId, slug: "lumen", verified: true });
+    await served(() => nginxAlone("/"));
+  };
   const storedSite = () => reposite.container.resolve(PublishedSiteStore).get("lumen");
 
   beforeAll(async () => {
@@ -107,7 +126,7 @@ describe("a verified custom domain on the reference server", () => {
       // Visits are written when a test says so, never by the timer in the middle of a storage count.
       register: (container) => container.register(VISIT_SETTINGS, { useValue: { flushMs: 3_600_000 } }),
     });
-    server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
+    server = await startServerIn(shape, reposite, port);
     ownerId = (await reposite.accounts.findOrCreate("owner@example.com")).account.id;
     siteId = (await reposite.projects.create(ownerId, { repohost_url: "https://code.test/acme/lumen" })).id;
     await reposite.pageVersions.addCustom(ownerId, siteId, { kind: "template", html: LANDING, name: "landing" });
@@ -115,6 +134,7 @@ describe("a verified custom domain on the reference server", () => {
     await reposite.publishing.publish(ownerId, siteId, {});
     published = (await storedSite())!;
     expect(published.url).toBe(`https://${SLUG_HOST}`);
+    await served(() => nginxAlone("/", SLUG_HOST));
   });
   afterAll(async () => {
     await server?.close();
@@ -122,8 +142,8 @@ describe("a verified custom domain on the reference server", () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
   beforeEach(async () => {
-    verify();
-    running();
+    await verify();
+    await running();
     await setGate(false);
   });
 
@@ -223,6 +243,7 @@ describe("a verified custom domain on the reference server", () => {
   it("proxies /app/ on the domain, HTTP and WebSocket, with the domain as the forwarded host", async () => {
     const answer = await get("/app/items?page=2");
     expect(answer.status, answer.text).toBe(200);
+    if (shape === "nginx") expect(await nginxAlone("/app/items?page=2")).toBe(true);
     const seen = JSON.parse(answer.text) as { url: string; headers: IncomingHttpHeaders };
     expect(seen.url).toBe("/items?page=2");
     expect(seen.headers.host).toBe(DOMAIN);
@@ -251,11 +272,13 @@ describe("a verified custom domain on the reference server", () => {
     const spies = (["getItem", "getItems", "getItemRaw", "hasItem", "getKeys", "getMeta", "setItem", "setItems", "setItemRaw", "removeItem"] as const).map((method) =>
       vi.spyOn(storage, method),
     );
+    let requests: NodeRequests | undefined;
     try {
       // Warm-up: the site, the project (the gate) and the session are read once.
       for (const path of ["/", "/about", "/sitemap.xml", "/robots.txt", "/missing"]) await get(path);
       await get("/app/warm", DOMAIN, { cookie });
       spies.forEach((spy) => spy.mockClear());
+      requests = countNodeRequests(server);
 
       for (let i = 0; i < 10; i++) {
         expect((await get("/")).status).toBe(200);
@@ -268,9 +291,13 @@ describe("a verified custom domain on the reference server", () => {
       const opened = await openSocket(port, "/app/live", DOMAIN, { cookie });
       expect("socket" in opened).toBe(true);
       if ("socket" in opened) opened.socket.close();
+      // With the edge, Reposite answered only the 10 redirects to sign in: pages, the 404 page, the
+      // sitemap, the member's /app/ and WebSocket were nginx's (asking the gate, which keeps its decision).
+      if (shape === "nginx") expect(requests.seen).toEqual(Array.from({ length: 10 }, (_, i) => `GET /app/hot/${i}`));
 
       expect(spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBe(0);
     } finally {
+      requests?.stop();
       spies.forEach((spy) => spy.mockRestore());
     }
   });
@@ -282,8 +309,9 @@ describe("a verified custom domain on the reference server", () => {
     await reposite.container.resolve(ProjectStore).modify(other, (project) => ({ ...project, slug: "ledger" }));
     await reposite.container.resolve(DeploymentStore).modify(other, () => ({ status: "running" }) as DeploymentRecord);
     const ledger = await startStandInApp();
-    running(other, ledger.port);
+    await running(other, ledger.port);
     reposite.domainTable.set({ domain: "ledger.dev", siteId: other, slug: "ledger", verified: true });
+    await served(() => nginxAlone("/app/first", "ledger.dev"));
     const storage = reposite.container.resolve(STORAGE);
     const spies = (["getItem", "getItems", "getItemRaw", "hasItem", "getKeys"] as const).map((method) => vi.spyOn(storage, method));
     try {
@@ -291,7 +319,14 @@ describe("a verified custom domain on the reference server", () => {
       expect(first.status, first.text).toBe(200);
       expect((JSON.parse(first.text) as { url: string }).url).toBe("/first");
       spies.forEach((spy) => spy.mockClear());
-      for (let i = 0; i < 20; i++) expect((await get(`/app/hot/${i}`, "ledger.dev")).status).toBe(200);
+      const requests = countNodeRequests(server);
+      try {
+        for (let i = 0; i < 20; i++) expect((await get(`/app/hot/${i}`, "ledger.dev")).status).toBe(200);
+        // With the edge, nginx alone answered them.
+        if (shape === "nginx") expect(requests.main, requests.seen.join(", ")).toBe(0);
+      } finally {
+        requests.stop();
+      }
       expect(spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBe(0);
       const opened = await openSocket(port, "/app/live", "ledger.dev");
       expect("socket" in opened).toBe(true);
@@ -299,6 +334,8 @@ describe("a verified custom domain on the reference server", () => {
 
       // Removed: the domain answers nothing of the project any more; its own address still does.
       reposite.domainTable.deleteSite(other);
+      // With the edge, from nginx's next reload on (within its coalescing window).
+      await served(async () => !(await nginxAlone("/app/after", "ledger.dev")));
       expect((await get("/app/after", "ledger.dev")).text).not.toContain('"url":"/after"');
       expect((await get("/app/after", "ledger.sites.test")).status).toBe(200);
     } finally {
@@ -312,6 +349,8 @@ describe("a verified custom domain on the reference server", () => {
   it("after removal the domain routes nothing, and the project's address is the canonical one again, all without a publish", async () => {
     expect(canonicalOf((await get("/", SLUG_HOST)).text)).toBe(`https://${DOMAIN}/`);
     reposite.domainTable.deleteSite(siteId);
+    // With the edge, from nginx's next reload on (within its coalescing window).
+    await served(async () => !(await nginxAlone("/")));
 
     const gone = await get("/");
     expect(gone.text).not.toContain("Status pages your users trust");
@@ -328,7 +367,7 @@ describe("a verified custom domain on the reference server", () => {
     expect(JSON.parse((await get("/app/items", SLUG_HOST)).text)).toMatchObject({ url: "/items" });
 
     // Verified again: the domain's address is back, still without a publish.
-    verify();
+    await verify();
     expect(canonicalOf((await get("/about", SLUG_HOST)).text)).toBe(`https://${DOMAIN}/about`);
     expect(await storedSite()).toEqual(published);
   });

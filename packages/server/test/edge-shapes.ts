@@ -52,3 +52,14 @@ export function countNodeRequests(server: RunningServer): NodeRequests {
   subscribe("http.server.request.start", listener);
   return counts;
 }
+
+/** Whether nginx answered `request` by itself: no request reached Reposite's main listener (the member gate may be asked). */
+export async function byNginxAlone(server: RunningServer, request: () => Promise<unknown>): Promise<boolean> {
+  const requests = countNodeRequests(server);
+  try {
+    await request();
+    return requests.main === 0;
+  } finally {
+    requests.stop();
+  }
+}
