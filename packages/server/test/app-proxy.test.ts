@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, tmpdir } from "node:os";
@@ -124,6 +125,23 @@ async function startStandInApp() {
       releaseSse = () => res.end("event: last\ndata: two\n\n");
       return;
     }
+    if (url === "/upload-early") {
+      // Answers at the first bytes and goes on reading (a progress line, then the result): full duplex.
+      const hash = createHash("sha256");
+      upload.received = 0;
+      upload.done = false;
+      req.once("data", () => res.writeHead(200, { "content-type": "text/plain" }).write("receiving\n"));
+      req.on("data", (chunk: Buffer) => {
+        upload.received += chunk.length;
+        hash.update(chunk);
+      });
+      req.on("end", () => {
+        upload.hash = hash.digest("hex");
+        upload.done = true;
+        res.end(JSON.stringify({ received: upload.received, hash: upload.hash }));
+      });
+      return;
+    }
     if (url === "/upload") {
       const hash = createHash("sha256");
       upload.received = 0;
@@ -222,6 +240,52 @@ function openSocket(port: number, path: string, host: string, headers: Record<st
 }
 
 const nextMessage = (socket: WebSocket) => new Promise<string>((resolve) => socket.once("message", (data) => resolve(String(data))));
+
+/** How an upload to an app that answers before reading it all went: done, or stalled (no byte reached the app for `stallMs`). */
+interface EarlyUpload {
+  completed: boolean;
+  /** Bytes the app had when it ended or stalled. */
+  received: number;
+  /** What the visitor got of the answer. */
+  answer: string;
+}
+
+/**
+ * Sends `total` bytes to `path` (by default the app's `/upload-early`) as fast as the connection takes them while reading the
+ * answer (a client that reads while it sends, as curl does), and watches the bytes reach the app.
+ */
+function uploadWhileAnswered(port: number, host: string, upload: Upload, path = "/app/upload-early", total = 50 * 1024 * 1024, stallMs = 2_000): Promise<EarlyUpload> {
+  return new Promise<EarlyUpload>((resolve, reject) => {
+    let answer = "";
+    let finished = false;
+    const finish = (completed: boolean) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(watch);
+      if (!completed) req.destroy();
+      resolve({ completed, received: upload.received, answer });
+    };
+    const req = httpRequest({ host: "127.0.0.1", port, path, method: "POST", headers: { host, "content-type": "application/octet-stream", "content-length": String(total) }, agent: false }, (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (text: string) => (answer += text));
+      res.on("end", () => finish(true));
+    });
+    req.on("error", (error) => (finished ? undefined : reject(error)));
+    let last = -1;
+    let since = Date.now();
+    const watch = setInterval(() => {
+      if (upload.received !== last) (last = upload.received), (since = Date.now());
+      else if (Date.now() - since > stallMs) finish(false);
+    }, 100);
+    const chunk = Buffer.alloc(1024 * 1024, 7);
+    void (async () => {
+      for (let sent = 0; sent < total && !finished; sent += chunk.length) {
+        if (!req.write(chunk)) await new Promise((drained) => req.once("drain", drained).once("close", drained));
+      }
+      if (!finished) req.end();
+    })();
+  });
+}
 
 describe.each(SHAPES)("the /app/ proxy over a socket (edge: %s)", (shape) => {
   let server: RunningServer;
@@ -471,6 +535,21 @@ describe.each(SHAPES)("the /app/ proxy over a socket (edge: %s)", (shape) => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ received: total, hash: expected.digest("hex") });
   });
+
+  it("an app that answers before it has read the whole upload: Node carries both ways; nginx stops passing the upload on (documented)", async () => {
+    const result = await uploadWhileAnswered(port, host, app.upload);
+    expect(result.answer.startsWith("receiving\n")).toBe(true);
+    if (shape === "node") {
+      expect(result).toMatchObject({ completed: true, received: 50 * 1024 * 1024 });
+      return;
+    }
+    // Stock nginx stops sending the request body once the app's answer has begun (its upstream
+    // module, for every proxy_pass; only gRPC keeps both ways): the upload stalls part way, as with
+    // the hand-written proxy_pass below. docs/deploy/edge-nginx.md says what apps do about it.
+    expect(result.completed).toBe(false);
+    expect(result.received).toBeGreaterThan(0);
+    expect(result.received).toBeLessThan(50 * 1024 * 1024);
+  }, 30_000);
 
   it("keeps the app from setting cookies for another host or under Reposite's names", async () => {
     const answer = await get("/app/cookies");
@@ -740,3 +819,70 @@ describe("the /app/ proxy's header rules", () => {
     expect(appResponseHeaders(["Connection", "close, X-Drop", "X-Drop", "1", "Content-Length", "2", "Set-Cookie", "reposite_member=x"])).toEqual(["Content-Length", "2"]);
   });
 });
+
+// nginx alone, without Reposite: a hand-written `proxy_pass` with request and response buffering off
+// and HTTP/1.1 to the app, as the edge has them. Once the app's answer has begun, nginx sends no more
+// of the request body: its upstream module swaps the write handler for a dummy one unless the
+// module sets `preserve_output`, which only gRPC does (nginx/nginx src/http/ngx_http_upstream.c,
+// ngx_http_upstream_send_request_handler). No directive changes it, so the edge cannot either.
+if (SHAPES.includes("nginx")) {
+  describe("nginx's own proxy_pass and an app that answers before reading the whole upload", () => {
+    let app: Awaited<ReturnType<typeof startStandInApp>>;
+    let dir: string;
+    let port: number;
+    let stopNginx: () => Promise<void>;
+
+    beforeAll(async () => {
+      app = await startStandInApp();
+      port = await freePort();
+      dir = await mkdtemp(join(tmpdir(), "reposite-nginx-early-answer-"));
+      await mkdir(join(dir, "tmp"));
+      const conf = [
+        "daemon off;",
+        "worker_processes 1;",
+        `pid ${dir}/nginx.pid;`,
+        `error_log ${dir}/error.log warn;`,
+        "events { worker_connections 64; }",
+        "http {",
+        "  access_log off;",
+        `  client_body_temp_path ${dir}/tmp/body;`,
+        `  proxy_temp_path ${dir}/tmp/proxy;`,
+        "  client_max_body_size 0;",
+        "  proxy_request_buffering off;",
+        "  proxy_buffering off;",
+        "  proxy_http_version 1.1;",
+        "  server {",
+        `    listen 127.0.0.1:${port};`,
+        `    location /app/ { proxy_pass http://127.0.0.1:${app.port}/; }`,
+        "  }",
+        "}",
+        "",
+      ].join("\n");
+      await writeFile(join(dir, "nginx.conf"), conf);
+      const nginx = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
+      const exited = new Promise<void>((resolve) => nginx.once("exit", () => resolve()));
+      stopNginx = async () => {
+        nginx.kill("SIGTERM");
+        await exited;
+      };
+      await vi.waitFor(() => fetch(`http://127.0.0.1:${port}/app/echo`).then((answer) => expect(answer.status).toBe(200)), { timeout: 10_000, interval: 50 });
+    });
+    afterAll(async () => {
+      await stopNginx?.();
+      await app?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("stalls the upload part way; the same upload to an app that reads it all first arrives whole", async () => {
+      const early = await uploadWhileAnswered(port, "any.test", app.upload);
+      expect(early.answer).toBe("receiving\n");
+      expect(early.completed).toBe(false);
+      expect(early.received).toBeGreaterThan(0);
+      expect(early.received).toBeLessThan(50 * 1024 * 1024);
+
+      const whole = await uploadWhileAnswered(port, "any.test", app.upload, "/app/upload");
+      expect(whole.completed).toBe(true);
+      expect(JSON.parse(whole.answer)).toMatchObject({ received: 50 * 1024 * 1024 });
+    }, 30_000);
+  });
+}
