@@ -20,7 +20,7 @@ describe("deploys on an orchestrating app runtime", () => {
   const storage = createStorage();
 
   beforeAll(async () => {
-    engine = createMemoryContainerRuntime({ baseImages: ["node:22"] });
+    engine = createMemoryContainerRuntime({ baseImages: ["node:22", "alpine:3.20"] });
     apps = createMemoryAppRuntime(engine, { healthTimeoutMs: 1_000, healthIntervalMs: 20 });
     h = await startHostingHarness({ runtime: null, repos: [{ owner: "acme", name: "web", files }], appRuntime: apps, imageBuilder: createMemoryImageBuilder(engine), storage });
     owner = await h.account("ada@example.com");
@@ -156,6 +156,14 @@ describe("deploys on an orchestrating app runtime", () => {
     } finally {
       await h2.close();
     }
+  });
+
+  it("refuses a bare box, which has no web server for the orchestrator's health gate, with a run that says so", async () => {
+    const site = await h.project(owner);
+    const { job } = await h.deploy(owner, site, { build_mode: "bare", base_image: "alpine:3.20" });
+    expect(job.status).toBe("error");
+    expect((await h.reposite.hosting.read(owner, site)).last_run).toMatchObject({ status: "failed", reason: expect.stringContaining("A bare box is not available on this runtime") });
+    expect(await apps.list({ "dev.reposite.site": site })).toEqual([]);
   });
 
   it("a restarted server finds the running apps by their labels and routes to where they answer", async () => {
