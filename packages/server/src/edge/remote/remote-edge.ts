@@ -1,7 +1,7 @@
 import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EdgeFeedView } from "@reposite/contract";
-import { prepareSite, type AppTarget, type EdgeRoutes, type PublishedSite } from "@reposite/core";
+import { prepareSite, readIssued, type AppTarget, type EdgeRoutes, type PublishedSite } from "@reposite/core";
 import { openCertificateFiles, SAFE_NAME, type CertificateFiles } from "../edge-certificates.js";
 import { findBrotliStatic, findNginx } from "../find-nginx.js";
 import { startNginxEdge, type NginxEdge } from "../nginx-edge.js";
@@ -56,7 +56,8 @@ const targetOf = (address: string): AppTarget => {
  * the route table (`/edge/routes?after=<version>`), fetches each published site whose version
  * changed and writes it with the single-machine edge's atomic switch (`writeSiteVersion`), gives
  * the table to the same supervisor (`startNginxEdge`: coalesced, validated reloads), writes the
- * certificates built-in ACME ordered (HTTPS, served by SNI), and hands its page views to a control plane. What it applied is kept in `<dir>/state.json`: restarted, it
+ * certificates built-in ACME ordered (HTTPS, served by SNI), and hands its page views to a control
+ * plane. What it applied is kept in `<dir>/state.json`: restarted, it
  * serves that at once and asks for what changed since; a restarted control plane answers a newer
  * version, which is taken at once.
  */
@@ -164,7 +165,9 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
       try {
         const answer = await client.certificate(name, stop.signal);
         if (!answer) continue; // dropped meanwhile: the next feed says so
-        await certificateFiles.write(name, { keyPem: answer.key_pem, chainPem: answer.chain_pem });
+        // One that would fail every handshake (not for the name, or not its key) never replaces the file.
+        const checked = readIssued(name, { keyPem: answer.key_pem, chainPem: answer.chain_pem }, new Date());
+        await certificateFiles.write(name, checked);
         state.certificates[name] = answer.version;
       } catch (error) {
         complete = false;
