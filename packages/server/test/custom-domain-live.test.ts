@@ -4,14 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite, DOMAIN_PROOF_PATH, type DnsResolver, type Reposite } from "@reposite/core";
 import { codeTestHost, freePort } from "@reposite/test-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "../src/start-server.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RunningServer } from "../src/start-server.js";
+import { byNginxAlone, SHAPES, startServerIn } from "./edge-shapes.js";
 
 // The whole path of a domain through the domains service, on the reference server: connected,
 // verified (DNS answered by a stub that points everything at 127.0.0.1), then `live` because the
 // server answers the domain's proof at DOMAIN_PROOF_PATH with the domain as Host, even for a
 // project that published nothing yet (routes/domain.ts answers it ahead of the site runtime);
-// removed, it answers nothing.
+// removed, it answers nothing. Both shapes: Reposite alone, and REPOSITE_EDGE=nginx in front.
 
 const DOMAIN = "www.lumen.dev";
 
@@ -39,7 +40,7 @@ const dns: DnsResolver = {
   resolveTxt: async () => [],
 };
 
-describe("a custom domain through the domains service: live, and the pages follow", () => {
+describe.each(SHAPES)("a custom domain through the domains service: live, and the pages follow (edge: %s)", (shape) => {
   let server: RunningServer;
   let reposite: Reposite;
   let dataDir: string;
@@ -57,7 +58,7 @@ describe("a custom domain through the domains service: live, and the pages follo
       // Visitors reach this server over plain HTTP on its test port.
       domains: { liveHttpsPort: null, liveHttpPort: port, liveCacheMs: 0 },
     });
-    server = await startServer({ settings: { listen: { port, hostname: "127.0.0.1" }, reposite: {} }, reposite });
+    server = await startServerIn(shape, reposite, port);
     ownerId = (await reposite.accounts.findOrCreate("owner@example.com")).account.id;
     siteId = (await reposite.projects.create(ownerId, { repohost_url: "https://code.test/acme/lumen" })).id;
   });
@@ -95,16 +96,23 @@ describe("a custom domain through the domains service: live, and the pages follo
     await reposite.pageVersions.addCustom(ownerId, ledger, { kind: "template", html: "<!doctype html><html><head><title>Ledger</title></head><body><h1>Ledger</h1></body></html>", name: "landing" });
     await reposite.publishing.publish(ownerId, ledger, {});
     const canonical = async (host: string) => /<link rel="canonical" href="([^"]+)">/.exec((await get(port, "/", host)).text)?.[1];
+    /** With the edge: once nginx serves `host`'s pages from its files by itself (or no longer does). */
+    const nginxServes = async (host: string, serves = true) => {
+      if (shape === "nginx") await vi.waitFor(async () => expect(await byNginxAlone(server, () => get(port, "/", host))).toBe(serves), { timeout: 10_000, interval: 50 });
+    };
+    await nginxServes("ledger.sites.test");
     expect(await canonical("ledger.sites.test")).toBe("https://ledger.sites.test/");
 
     await reposite.domains.set(ownerId, ledger, { domain: "www.ledger.dev" });
     expect(await canonical("www.ledger.dev")).toBeUndefined(); // not verified: not the site
     await reposite.domains.verify(ownerId, ledger);
+    await nginxServes("www.ledger.dev");
     expect(await canonical("www.ledger.dev")).toBe("https://www.ledger.dev/");
     expect(await canonical("ledger.sites.test")).toBe("https://www.ledger.dev/");
     expect((await reposite.domains.get(ownerId, ledger)).live).toBe(true);
 
     await reposite.domains.remove(ownerId, ledger);
+    await nginxServes("www.ledger.dev", false);
     expect(await canonical("www.ledger.dev")).toBeUndefined();
     expect(await canonical("ledger.sites.test")).toBe("https://ledger.sites.test/");
   });

@@ -531,8 +531,10 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
       };
       expected.update(chunk);
       req.write(chunk);
-      // nginx stops passing an upload on once the app starts its answer (docs/deploy/edge-nginx.md):
-      // there the app answers only at the end (?quiet), and the rest is sent without waiting.
+      // nginx sends no more of an upload once the app has started its answer: hard-wired in its
+      // upstream module (docs/deploy/edge-nginx.md, "An app that answers before it has read the whole
+      // upload"; proved in app-proxy.test.ts). There the app answers only at the end (?quiet), as an app
+      // behind the edge must, and the rest is sent without waiting.
       if (shape === "nginx") void sendRest();
     });
     const lines = answer.split("\n");

@@ -1,3 +1,4 @@
+import { DOMAIN_PROOF_PATH } from "../domains/domain-settings.js";
 import { isCompressible } from "../sites/cached-file.js";
 import { EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE, EDGE_ROOT_PAGE_FILE } from "./edge-site-files.js";
 import type { EdgeRoutes } from "./edge-routes.js";
@@ -24,8 +25,11 @@ const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 /** Where a site's 404 page is reached inside nginx (internal only). */
 const NOT_FOUND_URI = "/.reposite-404";
 
-/** Paths Reposite answers on a site host even for GET: sign-in, members' account, the forum. */
-const DYNAMIC_PATHS = "/(auth|community)(/|$)";
+/**
+ * Paths Reposite answers on a site host even for GET: sign-in, members' account, the forum, and a
+ * custom domain's proof (what `GET …/domain` fetches to say the domain is live).
+ */
+const DYNAMIC_PATHS = `(?:/(auth|community)(/|$)|${DOMAIN_PROOF_PATH.replace(/\./g, "\\.")}$)`;
 
 export const siteModules = (sites: NginxSiteSettings | undefined): string[] => (sites?.brotliModule ? [`load_module ${sites.brotliModule};`] : []);
 
