@@ -1,13 +1,13 @@
 // Node's memory per published site in edge mode (REPOSITE_EDGE=nginx): the same server started
-// with WARM_SITES published sites and with WARM_SITES + SITE_COUNT, each in its own process; the
+// with WARM_SITES (1,000) published sites and with WARM_SITES + SITE_COUNT (2,000), each in its own process; the
 // growth of the process's RSS once every site's files are on the edge's disk, divided by SITE_COUNT.
 // nginx serves the files, so Node should hold next to nothing per site (target <= 5 KB).
 //
 // Why not 0 against 1,000: writing the first sites costs a step of 15-20 MB that does not grow with
 // the count (measured: the same step with 300, 1,000 and 2,000 sites). It is zlib's gzip and brotli
 // buffers, freed but kept by the allocator's arenas of the thread pool's four threads (it shrinks to
-// ~7 MB with MALLOC_ARENA_MAX=1). Dividing it by 1,000 read as 16-22 KB "per site"; it is printed on
-// its own line instead (a third server with no site).
+// ~7 MB with MALLOC_ARENA_MAX=1), and it is still growing at 100 sites. Dividing it by 1,000 read as
+// 16-22 KB "per site"; it is printed on its own line instead (a third server with no site).
 // Run alone: node bench/edge-memory.mjs (after npm run build), or as part of npm run bench:edge.
 
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -19,7 +19,7 @@ import { freePort, startChild } from "./lib.mjs";
 
 export const SITE_COUNT = 1_000;
 /** Sites both measured servers have, so both carry the one-time cost of writing sites. */
-export const WARM_SITES = 100;
+export const WARM_SITES = 1_000;
 const TARGET_KB = 5;
 const PAGE = (i) => `<!doctype html><html><head><title>Site ${i}</title></head><body><h1>Site ${i}</h1><p>${"A small product page. ".repeat(200)}</p></body></html>`;
 

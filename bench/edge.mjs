@@ -171,7 +171,7 @@ async function main() {
     console.log(`    edge page vs nginx static: ${pageRatio.toFixed(2)}x  (target >= ${TARGETS.pageRatio.toFixed(2)}x: ${pageRatio >= TARGETS.pageRatio ? "met" : "NOT met"})`);
     const membersRatio = sameRound("members", "edge", (a, b) => a.rps / b.rps);
     console.log(`    members-only /app/ vs public (auth_request with its cache): ${membersRatio.toFixed(2)}x  (${median(runs.members.map((run) => run.rps)).toFixed(0)} req/s, p99 ${median(runs.members.map((run) => run.p99)).toFixed(2)} ms)`);
-    // Node's memory per published site in edge mode (three more servers: 0, 100 and 1,100 sites).
+    // Node's memory per published site in edge mode (three more servers: 0, 1,000 and 2,000 sites).
     await measureSiteMemory();
   } catch (error) {
     benchFailed(error);
