@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { request as httpRequest, createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -6,6 +7,7 @@ import {
   findDesign,
   MembersService,
   ProjectStore,
+  PublishedSiteStore,
   renderNotFoundPage,
   renderPage,
   STORAGE,
@@ -17,8 +19,9 @@ import {
   type Reposite,
   type SiteContext,
 } from "@reposite/core";
+import { freePort } from "@reposite/test-support";
 import { H3, toNodeHandler } from "h3";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp, type AppOptions } from "../src/app.js";
 import { appPath, appRequestHeaders, createAppProxy, listenForUpgrades, type AppVisitor } from "../src/app-proxy/index.js";
 import {
@@ -27,6 +30,9 @@ import {
   isDynamicSitePath,
   MEMBER_COOKIE,
 } from "../src/site-runtime/dynamic/index.js";
+import type { RunningServer } from "../src/start-server.js";
+import { MEMBER_GATE_CACHE_SECONDS } from "../src/edge/nginx-edge.js";
+import { byNginxAlone, SHAPES, startServerIn } from "./edge-shapes.js";
 import { bearer, startHarness, type Harness } from "./harness.js";
 
 const SLUG = "rocket-cli";
@@ -94,23 +100,8 @@ interface SiteResponse {
   body: string;
 }
 
-describe("site members over a socket", () => {
-  let h: Harness;
-  let server: Server;
-  let port: number;
-  let storage: RecordStorage;
-  let token: string;
-  let siteId: string;
-  // Each test signs in several times: the clock moves past the sign-in rate limit's window between tests.
-  let offset = 0;
-  const clock: Clock = { now: () => new Date(Date.now() + offset) };
-  beforeEach(() => {
-    offset += 16 * 60_000;
-  });
-
-  /** The API on the same socket. */
-  const api = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
-
+/** Requests to a site host on the server at `port()` (Node's fetch cannot set Host, so node:http). */
+function siteClient(port: () => number) {
   /** A request to the site host (Node's fetch cannot set Host, so node:http). */
   const site = (path: string, init: { method?: string; headers?: Record<string, string>; form?: Record<string, string>; host?: string; port?: number } = {}) =>
     new Promise<SiteResponse>((resolve, reject) => {
@@ -118,7 +109,7 @@ describe("site members over a socket", () => {
       const req = httpRequest(
         {
           host: "127.0.0.1",
-          port: init.port ?? port,
+          port: init.port ?? port(),
           path,
           method: init.method ?? (body === undefined ? "GET" : "POST"),
           headers: {
@@ -147,6 +138,27 @@ describe("site members over a socket", () => {
   };
   const cookieOf = (response: SiteResponse) => memberCookie(response).split(";")[0]!;
   const csrfIn = (body: string) => /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? "";
+  return { site, post, memberCookie, cookieOf, csrfIn };
+}
+
+describe("site members over a socket", () => {
+  let h: Harness;
+  let server: Server;
+  let port: number;
+  let storage: RecordStorage;
+  let token: string;
+  let siteId: string;
+  // Each test signs in several times: the clock moves past the sign-in rate limit's window between tests.
+  let offset = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
+  beforeEach(() => {
+    offset += 16 * 60_000;
+  });
+
+  /** The API on the same socket. */
+  const api = (path: string, init?: RequestInit) => fetch(`http://127.0.0.1:${port}${path}`, init);
+
+  const { site, post, memberCookie, cookieOf, csrfIn } = siteClient(() => port);
 
   beforeAll(async () => {
     h = await startHarness("in-process", undefined, { clock });
@@ -316,6 +328,62 @@ describe("site members over a socket", () => {
     expect(closed.body).toContain("Page not found");
   });
 
+  it("lists members for the site's owner through the API", async () => {
+    const response = await api(`/app/sites/${siteId}/members`, bearer(token));
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as MemberView[];
+    expect(list.map((m) => m.email)).toEqual(["ada@example.com"]);
+    expect(list[0]).toEqual({ id: expect.stringMatching(/^member_/), site_id: siteId, email: "ada@example.com", created_at: expect.any(String), last_sign_in_at: expect.any(String) });
+    expect(JSON.stringify(list)).not.toMatch(/scrypt|password/);
+
+    const stranger = await h.signUp("stranger@example.com");
+    expect((await api(`/app/sites/${siteId}/members`, bearer(stranger.token))).status).toBe(404);
+    expect((await api(`/app/sites/${siteId}/members`)).status).toBe(401);
+  });
+});
+
+// The members-only app (`auth_redirect_to_app`) on the server as `startServer` composes it, in both
+// shapes: Reposite alone, and REPOSITE_EDGE=nginx (nginx asks Reposite's member gate, then goes to the app).
+describe.each(SHAPES)("the members-only app over a socket (edge: %s)", (shape) => {
+  let h: Harness;
+  let server: RunningServer;
+  let port: number;
+  let siteId: string;
+  let offset = 0;
+  const clock: Clock = { now: () => new Date(Date.now() + offset) };
+  beforeEach(() => {
+    offset += 16 * 60_000;
+  });
+  const { site, post, cookieOf, csrfIn } = siteClient(() => port);
+
+  /** The owner's gate, changed the way the service changes it (the proxy's memory follows ProjectStore); with the edge, once nginx has it. */
+  const setGate = async (on: boolean) => {
+    await h.reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
+    if (shape !== "nginx" || !h.reposite.container.resolve(AppRoutes).get(siteId)) return;
+    // On: Reposite's redirect to sign in (nginx asked the gate); off: the app's answer from nginx alone.
+    const applied = async () => (on ? (await site("/app/gate-probe")).status === 302 : byNginxAlone(server, () => site("/app/gate-probe")));
+    await vi.waitFor(async () => expect(await applied()).toBe(true), { timeout: 10_000, interval: 50 });
+  };
+
+  beforeAll(async () => {
+    h = await startHarness("in-process", undefined, { clock });
+    const owner = await h.signUp("owner@example.com");
+    siteId = (await h.reposite.projects.create(owner.accountId, { repohost_url: "https://github.com/acme/rocket-cli" })).id;
+    // The address claimed and on the project, as publishing leaves it: the edge routes an app by its project's slug.
+    expect(await h.reposite.container.resolve(PublishedSiteStore).claim(SLUG, siteId)).toBe(true);
+    await h.reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, slug: SLUG }));
+    await h.reposite.container.resolve<RecordStorage>(STORAGE).setItem(`published-sites:${SLUG}`, snapshot(siteId, owner.accountId, SLUG));
+    await h.reposite.members.register(siteId, { email: "ada@example.com", password: "analytical-engine" });
+    port = await freePort();
+    server = await startServerIn(shape, h.reposite, port);
+  });
+  afterAll(async () => {
+    // The server closes the composition; the harness's fake GitHub and data dir go after it.
+    await server?.close();
+    await h?.github.close();
+    if (h) await rm(h.dataDir, { recursive: true, force: true });
+  });
+
   it("answers /app/* with a 503 page while no app is deployed", async () => {
     const response = await site("/app/dashboard");
     expect(response.status).toBe(503);
@@ -323,8 +391,6 @@ describe("site members over a socket", () => {
     expect(response.body).toContain("No app is deployed for this site yet.");
   });
 
-  /** The owner's gate, changed the way the service changes it (the proxy's memory follows ProjectStore). */
-  const setGate = (on: boolean) => h.reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
 
   it("lets only signed-in members reach /app/* when the site sends members to its app", async () => {
     await setGate(true);
@@ -355,6 +421,7 @@ describe("site members over a socket", () => {
     await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
     const routes = h.reposite.container.resolve(AppRoutes);
     routes.set(siteId, { status: "running", target: { host: "127.0.0.1", port: (app.address() as AddressInfo).port } });
+    await routes.applied(siteId);
     try {
       await setGate(true);
       const forged = { "x-reposite-member-id": "member_forged", "X-Reposite-Member-Email": "boss@example.com" };
@@ -365,6 +432,8 @@ describe("site members over a socket", () => {
       const cookie = `${cookieOf(signedIn)}; theme=dark`;
       const member = await site("/app/reports?range=7d", { headers: { ...forged, cookie } });
       expect(member.status).toBe(200);
+      // With the edge, nginx carried it after asking the gate: Reposite's main listener saw none of it.
+      if (shape === "nginx") expect(await byNginxAlone(server, () => site("/app/reports", { headers: { cookie } }))).toBe(true);
       const seen = JSON.parse(member.body) as { url: string; headers: Record<string, string> };
       expect(seen.url).toBe("/reports?range=7d");
       expect(seen.headers["x-reposite-member-id"]).toMatch(/^member_/);
@@ -373,11 +442,13 @@ describe("site members over a socket", () => {
       // The app keeps its own cookies, never the member session.
       expect(seen.headers.cookie).toBe("theme=dark");
 
-      // Signed out with the site's form: the same cookie no longer opens the app, at once.
+      // Signed out with the site's form: the same cookie no longer opens the app, at once (with the
+      // edge within the gate decision nginx keeps, MEMBER_GATE_CACHE_SECONDS).
       const account = await site("/auth/account", { headers: { cookie } });
       const signedOut = await post("/auth/sign-out", { csrf: csrfIn(account.body) }, { cookie });
       expect(signedOut.status).toBe(303);
-      expect((await site("/app/reports", { headers: { cookie } })).status).toBe(302);
+      if (shape === "node") expect((await site("/app/reports", { headers: { cookie } })).status).toBe(302);
+      else await vi.waitFor(async () => expect((await site("/app/reports", { headers: { cookie } })).status).toBe(302), { timeout: (MEMBER_GATE_CACHE_SECONDS + 2) * 1000, interval: 100 });
 
       // A site that lets everyone use its app sends no identity, and still drops forged headers.
       await setGate(false);
@@ -386,21 +457,9 @@ describe("site members over a socket", () => {
     } finally {
       await setGate(false);
       routes.delete(siteId);
+      await routes.applied(siteId);
       await new Promise((resolve) => app.close(resolve));
     }
-  });
-
-  it("lists members for the site's owner through the API", async () => {
-    const response = await api(`/app/sites/${siteId}/members`, bearer(token));
-    expect(response.status).toBe(200);
-    const list = (await response.json()) as MemberView[];
-    expect(list.map((m) => m.email)).toEqual(["ada@example.com"]);
-    expect(list[0]).toEqual({ id: expect.stringMatching(/^member_/), site_id: siteId, email: "ada@example.com", created_at: expect.any(String), last_sign_in_at: expect.any(String) });
-    expect(JSON.stringify(list)).not.toMatch(/scrypt|password/);
-
-    const stranger = await h.signUp("stranger@example.com");
-    expect((await api(`/app/sites/${siteId}/members`, bearer(stranger.token))).status).toBe(404);
-    expect((await api(`/app/sites/${siteId}/members`)).status).toBe(401);
   });
 });
 
