@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from "../ports/clock.js";
 import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
+import { ReadThroughMemory } from "../util/read-through-memory.js";
 import { formatTimestamp } from "../util/timestamps.js";
 import { parseInput } from "../util/validation.js";
 import type { Account } from "./account.js";
@@ -18,8 +19,17 @@ const emailSchema = z
   .pipe(z.email({ message: "a valid email address is required" }).max(254));
 const emailKey = (email: string) => `accounts-by-email:${createHash("sha256").update(email).digest("hex")}`;
 
+/** Accounts kept in memory (a hundred bytes each). */
+const MEMORY_ACCOUNTS = 20_000;
+
 @injectable()
 export class AccountsService {
+  /**
+   * Accounts by id, once read: an account record is written once, when it is made, and never
+   * changed, so memory is never stale on any replica. Every token check reads its account.
+   */
+  private readonly known = new ReadThroughMemory<Account>(MEMORY_ACCOUNTS);
+
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(CLOCK) private readonly clock: Clock,
@@ -28,9 +38,12 @@ export class AccountsService {
   ) {}
 
   async get(id: string): Promise<Account> {
-    const account = await this.storage.getItem<Account>(`accounts:${id}`);
-    if (!account) throw notFound("Account not found.");
-    return account;
+    // A missing account throws inside the read, so it is never kept.
+    return this.known.get(id, async () => {
+      const account = await this.storage.getItem<Account>(`accounts:${id}`);
+      if (!account) throw notFound("Account not found.");
+      return account;
+    });
   }
 
   async findByEmail(email: string): Promise<Account | null> {

@@ -8,6 +8,7 @@ import { IDS, type IdGenerator } from "../ports/ids.js";
 import { LOCKS, type Locks } from "../ports/locks.js";
 import { STORAGE, type RecordStorage } from "../ports/storage.js";
 import { isWellFormedId } from "../util/record-ids.js";
+import { ReadThroughMemory } from "../util/read-through-memory.js";
 import { formatTimestamp, parseTimestamp } from "../util/timestamps.js";
 import { withTransaction } from "../util/storage-transactions.js";
 import { parseInput } from "../util/validation.js";
@@ -48,8 +49,18 @@ const recordKey = (id: string) => `tokens:${id}`;
 const hashKey = (hash: string) => `token-hashes:${hash}`;
 const indexKey = (accountId: string) => `account-tokens:${accountId}`;
 
+/** Token hashes whose record id is kept in memory (about 150 bytes each). */
+const MEMORY_HASHES = 20_000;
+
 @injectable()
 export class TokensService {
+  /**
+   * A secret's hash to its token's id, once read: that pair is written once and never changed.
+   * The token record itself is read at every check, so a revocation holds on every replica at
+   * its next request.
+   */
+  private readonly idsByHash = new ReadThroughMemory<string | null>(MEMORY_HASHES);
+
   constructor(
     @inject(STORAGE) private readonly storage: RecordStorage,
     @inject(CLOCK) private readonly clock: Clock,
@@ -102,7 +113,7 @@ export class TokensService {
   async authenticate(secret: string): Promise<Authenticated> {
     if (!looksLikeTokenSecret(secret)) throw unauthorized("The API token is not valid.");
     const hash = hashTokenSecret(secret);
-    const id = await this.storage.getItem<string>(hashKey(hash));
+    const id = await this.idOfHash(hash);
     const record = id ? await this.storage.getItem<TokenRecord>(recordKey(id)) : null;
     // The lookup is by hash already; the constant-time comparison keeps it that way if the
     // storage ever answers a near match.
@@ -131,6 +142,13 @@ export class TokensService {
       record.revoked_at = formatTimestamp(this.clock.now());
       await this.storage.setItem(recordKey(record.id), record);
     });
+  }
+
+  /** The id of the token whose secret has `hash`; an unknown hash is read again next time (a token may be made meanwhile). */
+  private async idOfHash(hash: string): Promise<string | null> {
+    const id = await this.idsByHash.get(hash, () => this.storage.getItem<string>(hashKey(hash)));
+    if (id === null) this.idsByHash.forget(hash);
+    return id;
   }
 
   /** `last_used_at` is kept to the minute: writing it on every request would make every request a write. */
