@@ -153,10 +153,14 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
     async remove(id: string) {
       const info = await service(id);
       if (!info) return;
+      const ranOn = (await tasks(id)).map((task) => task.NodeID);
       await docker.getService(id).remove().catch(ifMissing(undefined));
-      // The tasks' containers go a moment after the service; the network is in use until they have.
-      const local = await nodes.of(await nodes.managerNode());
-      await waitUntil(async () => (await local!.listContainers({ "com.docker.swarm.service.id": id })).length === 0, SETTLE_MS);
+      // The tasks' containers go a moment after the service, on every node that ran one; until they
+      // have, the network and the volume (on a worker too) are in use.
+      const engines = new Set(await Promise.all([await nodes.managerNode(), ...ranOn].map((node) => nodes.of(node))));
+      engines.delete(null);
+      const left = async () => (await Promise.all([...engines].map((engine) => engine!.listContainers({ "com.docker.swarm.service.id": id })))).flat();
+      await waitUntil(async () => (await left()).length === 0, SETTLE_MS);
       const network = info.Spec.Labels[LABEL_NETWORK];
       if (network) await removeNetwork(docker, network);
     },

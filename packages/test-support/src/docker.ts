@@ -40,9 +40,11 @@ export interface DockerResult {
  * keeps `docker build` on the classic builder, which needs no buildx plugin and is what the
  * Engine API (dockerode) uses.
  */
-export function docker(args: string[], options: { input?: string | Buffer; timeoutMs?: number } = {}): Promise<DockerResult> {
+export function docker(args: string[], options: { input?: string | Buffer; timeoutMs?: number; host?: string } = {}): Promise<DockerResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("docker", args, { env: { ...process.env, DOCKER_BUILDKIT: "0" }, stdio: ["pipe", "pipe", "pipe"] });
+    // `host`: another Engine than this machine's (DOCKER_HOST's form), such as a second node's (second-node.ts).
+    const env = { ...process.env, DOCKER_BUILDKIT: "0", ...(options.host ? { DOCKER_HOST: options.host } : {}) };
+    const child = spawn("docker", args, { env, stdio: ["pipe", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const timer = options.timeoutMs ? setTimeout(() => child.kill("SIGKILL"), options.timeoutMs) : null;

@@ -101,7 +101,8 @@ export {
   type RepoCheckAnswer,
 } from "./repo-corpus/index.js";
 export { startPostgres, postgresForTests, POSTGRES_BIN, type TestPostgres, type PostgresForTests } from "./postgres.js";
-export { ensureSwarm, networkVantage, type NetworkVantage } from "./swarm.js";
+export { ensureSwarm, networkVantage, type NetworkVantage, type VantageEngine } from "./swarm.js";
+export { startTwoNodeSwarm, type SwarmNode, type TwoNodeSwarm } from "./second-node.js";
 export { startRegistry, REGISTRY_BIN, type TestRegistry } from "./registry.js";
 export { imageBuilderContract, type ImageBuilderContractSetup } from "./contracts/image-builder-contract.js";
 export { appRuntimeContract, localVantage, type AppRuntimeContractSetup, type Vantage, type VantageAnswer } from "./contracts/app-runtime-contract.js";

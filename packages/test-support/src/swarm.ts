@@ -54,17 +54,25 @@ http.createServer((req, res) => {
 }).listen(9000);
 `;
 
+/** Another Engine to put the vantage on (a second node's, second-node.ts), and how this machine reaches a port it publishes. */
+export interface VantageEngine {
+  dockerHost: string;
+  reachPort(port: number): Promise<number>;
+}
+
 /**
  * A small container attached to `network` (an attachable overlay) whose requests come from inside
  * it: what the edge sees when it joins an app's network. It publishes its own port on 127.0.0.1,
- * so tests keep their traffic on loopback.
+ * so tests keep their traffic on loopback. On this machine's Engine, or on `engine`.
  */
-export async function networkVantage(network: string, options: { name: string; image: string; labels: Record<string, string> }): Promise<NetworkVantage> {
+export async function networkVantage(network: string, options: { name: string; image: string; labels: Record<string, string>; engine?: VantageEngine }): Promise<NetworkVantage> {
   const labels = Object.entries(options.labels).flatMap(([key, value]) => ["--label", `${key}=${value}`]);
-  await docker(["run", "-d", "--name", options.name, ...labels, "--network", network, "-p", "127.0.0.1::9000", "--memory", "64m", options.image, "node", "-e", VANTAGE_SERVER], { timeoutMs: 60_000 });
-  const { stdout } = await docker(["port", options.name, "9000/tcp"]);
-  const hostPort = /127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
-  if (!hostPort) throw new Error(`[test-support] [swarm] the vantage ${options.name} published no port: ${stdout}`);
+  const host = options.engine?.dockerHost;
+  await docker(["run", "-d", "--name", options.name, ...labels, "--network", network, "-p", "127.0.0.1::9000", "--memory", "64m", options.image, "node", "-e", VANTAGE_SERVER], { timeoutMs: 60_000, host });
+  const { stdout } = await docker(["port", options.name, "9000/tcp"], { host });
+  const published = /127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
+  if (!published) throw new Error(`[test-support] [swarm] the vantage ${options.name} published no port: ${stdout}`);
+  const hostPort = options.engine ? await options.engine.reachPort(Number(published)) : published;
   const base = `http://127.0.0.1:${hostPort}/`;
   // Up once its own server answers.
   for (let tries = 0; ; tries++) {
@@ -82,7 +90,7 @@ export async function networkVantage(network: string, options: { name: string; i
       }
     },
     async close() {
-      await docker(["rm", "-f", options.name]).catch(() => undefined);
+      await docker(["rm", "-f", options.name], { host }).catch(() => undefined);
     },
   };
 }
