@@ -50,6 +50,11 @@ const WORKER_ADDRESS = "192.0.2.2";
  * Needs `ip` (iproute2), `nsenter` and `socat`.
  */
 export async function startTwoNodeSwarm(): Promise<TwoNodeSwarm> {
+  for (const [tool, from] of [["ip", "iproute2"], ["nsenter", "util-linux"], ["socat", "socat"], ["dockerd", "docker.io"]]) {
+    await run("sh", ["-c", 'command -v "$1"', "sh", tool!]).catch(() => {
+      throw new Error(`[test-support] [second-node] ${tool} is missing: install Debian's ${from} (.ci/run does)`);
+    });
+  }
   const name = `rsw-${randomBytes(4).toString("hex")}`;
   const dir = await mkdtemp(join(tmpdir(), "reposite-nodes-"));
   const processes: ChildProcess[] = [];
