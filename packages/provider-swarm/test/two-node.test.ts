@@ -140,6 +140,19 @@ describe.skipIf(!engine.available)("provider-swarm with an app on the other node
     expect(await managerOnly.diskUsage!(appId, volume)).toEqual({ writableBytes: null, volumeBytes: null });
   }, 120_000);
 
+  it("in gateway reach, gives the task's docker_gwbridge address read from the worker's Engine, which answers on the worker", async () => {
+    const gateway = createSwarmAppRuntime({ ...options, reach: "gateway" });
+    const address = await gateway.address(appId);
+    expect(address).toMatchObject({ port: 8080, network: null });
+    expect(address!.host).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const [onWorker] = await containersOn(swarm.worker.dockerHost);
+    const local = await swarm.worker.reachPort(address!.port, address!.host);
+    const answer = await fetch(`http://127.0.0.1:${local}/`, { signal: AbortSignal.timeout(5_000) });
+    expect(await answer.text()).toBe(`v1 ${onWorker!.slice(0, 12)}`);
+    // Only the node's own Engine knows that address: without it there is none to give.
+    expect(await createSwarmAppRuntime({ ...options, reach: "gateway", nodeEngines: {} }).address(appId)).toBeNull();
+  }, 60_000);
+
   it("rolls out a new version on the worker, keeping the volume, still served from the manager's side", async () => {
     const v2 = await build("v2");
     const result = await runtime.replace!(appId, { image: v2.reference });

@@ -17,8 +17,12 @@ export interface SwarmNode {
   nodeId: string;
   /** The node's address on the link between the two nodes (what Swarm advertises). */
   address: string;
-  /** A loopback port of this machine that reaches `port` on the node's own loopback (where its Engine publishes ports). */
-  reachPort(port: number): Promise<number>;
+  /**
+   * A loopback port of this machine that reaches `host:port` as seen from inside the node: its own
+   * loopback by default (where its Engine publishes ports), or an address only it reaches (a
+   * task's on its docker_gwbridge).
+   */
+  reachPort(port: number, host?: string): Promise<number>;
 }
 
 export interface TwoNodeSwarm {
@@ -84,9 +88,9 @@ export async function startTwoNodeSwarm(): Promise<TwoNodeSwarm> {
     await waitFor(`the worker ${workerId} to be ready`, async () => (await docker(["node", "inspect", workerId, "--format", "{{.Status.State}}"], { host: managerHost })).stdout.trim() === "ready");
 
     /** socat from a TCP port in one namespace to a TCP port in another, through a Unix socket (files cross namespaces). */
-    const bridge = async (from: string | null, listenPort: number, to: string | null, targetPort: number) => {
+    const bridge = async (from: string | null, listenPort: number, to: string | null, targetPort: number, targetHost = "127.0.0.1") => {
       const socket = join(dir, `bridge-${randomBytes(4).toString("hex")}.sock`);
-      processes.push(inNamespace(to, ["socat", `UNIX-LISTEN:${socket},fork`, `TCP:127.0.0.1:${targetPort}`]));
+      processes.push(inNamespace(to, ["socat", `UNIX-LISTEN:${socket},fork`, `TCP:${targetHost}:${targetPort}`]));
       await waitFor(`the socket ${socket}`, async () => (await readdir(dir)).includes(socket.slice(dir.length + 1)));
       processes.push(inNamespace(from, ["socat", `TCP-LISTEN:${listenPort},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${socket}`]));
     };
@@ -94,9 +98,9 @@ export async function startTwoNodeSwarm(): Promise<TwoNodeSwarm> {
       dockerHost,
       nodeId,
       address,
-      async reachPort(port) {
+      async reachPort(port, host) {
         const local = await freePort();
-        await bridge(null, local, ns, port);
+        await bridge(null, local, ns, port, host);
         await waitFor(`127.0.0.1:${local}`, () => listening(local));
         return local;
       },
