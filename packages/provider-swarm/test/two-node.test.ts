@@ -77,7 +77,8 @@ describe.skipIf(!engine.available)("provider-swarm with an app on the other node
     registry = await startRegistry();
     await swarm.shareLoopbackPort(Number(registry.address.split(":")[1]));
     const { node } = await buildLocalBaseImages();
-    await swarm.copyImage(node); // for the vantage only; the app's image comes from the registry
+    // For the edge's seat on the manager only: the worker gets the app's image from the registry alone.
+    await swarm.copyImage(node, swarm.manager);
     options = {
       dockerHost: swarm.manager.dockerHost,
       registry: { address: registry.address },

@@ -34,8 +34,8 @@ export interface TwoNodeSwarm {
    * without TLS.
    */
   shareLoopbackPort(port: number): Promise<void>;
-  /** Copies an image of this machine's Engine to both nodes (`docker save | docker load`). */
-  copyImage(reference: string): Promise<void>;
+  /** Copies an image of this machine's Engine to a node (`docker save | docker load`). */
+  copyImage(reference: string, to: SwarmNode): Promise<void>;
   /** Stops both Engines and removes everything they made: namespaces, data roots, cgroups. */
   stop(): Promise<void>;
 }
@@ -112,8 +112,8 @@ export async function startTwoNodeSwarm(): Promise<TwoNodeSwarm> {
         for (const ns of [managerNs, workerNs]) await bridge(ns, port, null, port);
         for (const ns of [managerNs, workerNs]) await waitFor(`127.0.0.1:${port} in ${ns}`, () => run("nsenter", [`--net=/run/netns/${ns}`, "socat", "-u", "OPEN:/dev/null", `TCP:127.0.0.1:${port}`]).then(() => true, () => false));
       },
-      async copyImage(reference) {
-        for (const host of [managerHost, workerHost]) await run("sh", ["-c", 'docker save "$1" | docker -H "$2" load -q', "sh", reference, host], { maxBuffer: 1 << 20 });
+      async copyImage(reference, to) {
+        await run("sh", ["-c", 'docker save "$1" | docker -H "$2" load -q', "sh", reference, to.dockerHost], { maxBuffer: 1 << 20 });
       },
       stop,
     };
