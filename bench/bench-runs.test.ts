@@ -60,7 +60,7 @@ describe.concurrent("the benchmarks run", () => {
     expect(output).not.toContain("bench: failed");
     expect(code, output).toBe(0);
     expect(output).toMatch(/ratio pg x3 \/ files: +[\d.]+x/);
-    expect(output).toMatch(/GET \/app\/sites p99 with \d+ projects: files [\d.]+ ms, PostgreSQL [\d.]+ ms/);
+    expect(output).toMatch(/GET \/app\/sites with \d+ projects: files p50 [\d.]+ ms, p99 [\d.]+ ms \(server CPU [\d.]+ ms a request\); PostgreSQL p50 [\d.]+ ms, p99 [\d.]+ ms/);
   });
 
   it.skipIf(!engine.available)("npm run bench:deploy: a deploy by hand and through Reposite on the Engine", { timeout: 180_000 }, async () => {
