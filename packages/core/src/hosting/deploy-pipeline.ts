@@ -32,6 +32,7 @@ import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSett
 import { autoRecipe, bareRecipe, givenRecipe, repositoryRecipe, type ImageRecipe } from "./image-recipe.js";
 import { RunLog } from "./run-log.js";
 import { createSecretMasker } from "./secret-masker.js";
+import { untilAborted } from "../util/until-aborted.js";
 
 /** Said by a run cancelled through its job. */
 export const CANCELLED_REASON = "The deploy was cancelled.";
@@ -365,25 +366,6 @@ export class DeployPipeline {
   private now(): string {
     return formatTimestamp(this.clock.now());
   }
-}
-
-/** `promise`, or a rejection once `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener("abort", stop, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", stop);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", stop);
-        reject(error);
-      },
-    );
-  });
 }
 
 function throwIfAborted(signal: AbortSignal): void {
