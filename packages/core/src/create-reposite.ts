@@ -379,6 +379,7 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
       container.resolve(SiteCache).close();
       container.resolve(ProjectCache).close();
       container.resolve(MemberSessionCache).close();
+      container.resolve(EdgeRouteTable).close();
       const mailer = container.resolve(MAILER) as Mailer & { close?: () => void };
       mailer.close?.();
       await storage.dispose();

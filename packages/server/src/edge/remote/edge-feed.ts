@@ -134,7 +134,7 @@ export async function startEdgeFeed(reposite: Reposite): Promise<EdgeFeed> {
       certificates.close();
       for (const stop of stops) stop();
       for (const wake of waiters) wake();
-      table.close();
+      // The table is the composition's own (the Node runtime reads it too): it closes with the composition.
     },
   };
 }
