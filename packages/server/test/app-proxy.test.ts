@@ -30,7 +30,7 @@ import { createApp } from "../src/app.js";
 import { appResponseHeaders, appSetCookie, createAppProxy } from "../src/app-proxy/index.js";
 import { MEMBER_GATE_CACHE_SECONDS } from "../src/edge/nginx-edge.js";
 import type { RunningServer } from "../src/start-server.js";
-import { byNginxAlone, countNodeRequests, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
+import { countNodeRequests, freshCookie, nodeRequestsFor, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
 
 // The reference server as `startServer` composes it, on a real socket, with a plain node:http app
 // (and a `ws` WebSocket server) standing in for a deployed container. Requests go out with
@@ -309,9 +309,10 @@ describe.each(SHAPES)("the /app/ proxy over a socket (edge: %s)", (shape) => {
   const setGate = async (on: boolean) => {
     await reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
     if (shape !== "nginx") return;
-    // On: Reposite's redirect (nginx asked the gate). Off: the app's answer from nginx alone (a decision
-    // nginx still keeps for a signed-out visitor sends them to Reposite, which lets them in too).
-    const applied = async () => (on ? (await get("/app/gate-probe")).status === 302 : byNginxAlone(server, () => get("/app/gate-probe")));
+    // On: Reposite's redirect (nginx asked the gate). Off: nginx went to the app without asking the
+    // gate or Reposite (a cookie no decision is kept for, so the gated configuration would ask).
+    const applied = async () =>
+      on ? (await get("/app/gate-probe")).status === 302 : Object.values(await nodeRequestsFor(server, () => get("/app/gate-probe", { headers: { cookie: freshCookie() } }))).every((count) => count === 0);
     await vi.waitFor(async () => expect(await applied()).toBe(true), { timeout: 10_000, interval: 50 });
   };
   const echo = async (path: string, init: Partial<Parameters<typeof send>[2]> = {}) => {

@@ -8,7 +8,7 @@ import { codeTestHost, freePort } from "@reposite/test-support";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { RunningServer } from "../src/start-server.js";
-import { byNginxAlone, countNodeRequests, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
+import { byNginxAlone, countNodeRequests, freshCookie, nodeRequestsFor, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
 
 // A project's verified custom domain, on the reference server as `startServer` composes it (no
 // host resolvers given: the default is `reposite.domainTable`), over a real socket. Requests go
@@ -101,16 +101,21 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
   const served = async (check: () => Promise<boolean>) => {
     if (shape === "nginx") await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: 10_000, interval: 50 });
   };
+  /** With the edge, once nginx serves the route table as it is now (a domain change included): AppRoutes.applied waits for that reload. */
+  const tableServed = () => routes().applied(siteId);
   /** nginx answered `path` on `host` by itself (to the app, or from files), without Reposite. */
   const nginxAlone = (path: string, host = DOMAIN) => byNginxAlone(server, () => get(path, host));
   const setGate = async (on: boolean) => {
     await reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
-    // On: Reposite's redirect to sign in (nginx asked the gate); off: the app's answer from nginx.
-    await served(async () => (on ? (await get("/app/gate-probe")).status === 302 : nginxAlone("/app/gate-probe")));
+    // On: Reposite's redirect to sign in (nginx asked the gate). Off: nginx went to the app without asking
+    // the gate or Reposite (a cookie no decision is kept for, so the gated configuration would ask).
+    const probe = () => get("/app/gate-probe", DOMAIN, { cookie: freshCookie() });
+    await served(async () => (on ? (await get("/app/gate-probe")).status === 302 : Object.values(await nodeRequestsFor(server, probe)).every((count) => count === 0)));
   };
   /** The domain verified; with the edge, once nginx serves the site's pages on it. */
   const verify = async () => {
     reposite.domainTable.set({ domain: DOMAIN, siteId, slug: "lumen", verified: true });
+    await tableServed();
     await served(() => nginxAlone("/"));
   };
   const storedSite = () => reposite.container.resolve(PublishedSiteStore).get("lumen");
@@ -335,7 +340,7 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
       // Removed: the domain answers nothing of the project any more; its own address still does.
       reposite.domainTable.deleteSite(other);
       // With the edge, from nginx's next reload on (within its coalescing window).
-      await served(async () => !(await nginxAlone("/app/after", "ledger.dev")));
+      await routes().applied(other);
       expect((await get("/app/after", "ledger.dev")).text).not.toContain('"url":"/after"');
       expect((await get("/app/after", "ledger.sites.test")).status).toBe(200);
     } finally {
@@ -349,8 +354,10 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
   it("after removal the domain routes nothing, and the project's address is the canonical one again, all without a publish", async () => {
     expect(canonicalOf((await get("/", SLUG_HOST)).text)).toBe(`https://${DOMAIN}/`);
     reposite.domainTable.deleteSite(siteId);
-    // With the edge, from nginx's next reload on (within its coalescing window).
-    await served(async () => !(await nginxAlone("/")));
+    // With the edge, from nginx's next reload on (within its coalescing window), once the site's
+    // files name its own address again.
+    await tableServed();
+    await served(async () => canonicalOf((await get("/", SLUG_HOST)).text) === `https://${SLUG_HOST}/`);
 
     const gone = await get("/");
     expect(gone.text).not.toContain("Status pages your users trust");

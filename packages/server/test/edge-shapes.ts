@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
@@ -53,13 +54,22 @@ export function countNodeRequests(server: RunningServer): NodeRequests {
   return counts;
 }
 
-/** Whether nginx answered `request` by itself: no request reached Reposite's main listener (the member gate may be asked). */
-export async function byNginxAlone(server: RunningServer, request: () => Promise<unknown>): Promise<boolean> {
+/** What reached Reposite while `request` ran: on its main listener, and at the member gate. */
+export async function nodeRequestsFor(server: RunningServer, request: () => Promise<unknown>): Promise<{ main: number; gate: number }> {
   const requests = countNodeRequests(server);
   try {
     await request();
-    return requests.main === 0;
+    return { main: requests.main, gate: requests.gate };
   } finally {
     requests.stop();
   }
 }
+
+/** Whether nginx answered `request` by itself: no request reached Reposite's main listener (the member gate may be asked). */
+export const byNginxAlone = async (server: RunningServer, request: () => Promise<unknown>): Promise<boolean> => (await nodeRequestsFor(server, request)).main === 0;
+
+/**
+ * A cookie no gate decision is kept for (nginx keys them by host and cookie): with it, nginx asks
+ * the member gate on every request to a members-only app, and never for an open one.
+ */
+export const freshCookie = () => `probe=${randomUUID()}`;

@@ -32,7 +32,7 @@ import {
 } from "../src/site-runtime/dynamic/index.js";
 import type { RunningServer } from "../src/start-server.js";
 import { MEMBER_GATE_CACHE_SECONDS } from "../src/edge/nginx-edge.js";
-import { byNginxAlone, SHAPES, startServerIn } from "./edge-shapes.js";
+import { byNginxAlone, freshCookie, nodeRequestsFor, SHAPES, startServerIn } from "./edge-shapes.js";
 import { bearer, startHarness, type Harness } from "./harness.js";
 
 const SLUG = "rocket-cli";
@@ -360,8 +360,10 @@ describe.each(SHAPES)("the members-only app over a socket (edge: %s)", (shape) =
   const setGate = async (on: boolean) => {
     await h.reposite.container.resolve(ProjectStore).modify(siteId, (project) => ({ ...project, auth_redirect_to_app: on }));
     if (shape !== "nginx" || !h.reposite.container.resolve(AppRoutes).get(siteId)) return;
-    // On: Reposite's redirect to sign in (nginx asked the gate); off: the app's answer from nginx alone.
-    const applied = async () => (on ? (await site("/app/gate-probe")).status === 302 : byNginxAlone(server, () => site("/app/gate-probe")));
+    // On: Reposite's redirect to sign in (nginx asked the gate). Off: nginx went to the app without asking
+    // the gate or Reposite (a cookie no decision is kept for, so the gated configuration would ask).
+    const probe = () => site("/app/gate-probe", { headers: { cookie: freshCookie() } });
+    const applied = async () => (on ? (await site("/app/gate-probe")).status === 302 : Object.values(await nodeRequestsFor(server, probe)).every((count) => count === 0));
     await vi.waitFor(async () => expect(await applied()).toBe(true), { timeout: 10_000, interval: 50 });
   };
 
