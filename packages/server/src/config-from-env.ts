@@ -20,6 +20,8 @@ import { createPostgresPorts, isPostgresUrl } from "@reposite/provider-postgres"
 import { swarmOptionsFromEnv, type SwarmOptions } from "@reposite/provider-swarm";
 import { discourseFromEnv } from "./site-runtime/dynamic/discourse-env.js";
 import { EDGE_FEED_SETTINGS, EDGE_TOKEN_MIN_LENGTH, type RemoteEdgeOptions } from "./edge/remote/index.js";
+import { nginxPlacementFromEnv, type NginxPlacement } from "./edge/nginx-container.js";
+import { swarmReach } from "./swarm-runtime.js";
 import { LETS_ENCRYPT_DIRECTORY, type AcmeSettings } from "./tls/built-in-acme.js";
 
 /** Where the server listens. */
@@ -75,6 +77,12 @@ export interface ServerSettings {
    * Left out: this process serves everything.
    */
   edge?: "nginx";
+  /**
+   * Where the edge's nginx runs (REPOSITE_EDGE_NGINX): the machine's binary (`host`), or a container
+   * on the Engine (`container`, the default with REPOSITE_RUNTIME=swarm) that joins the apps' overlay
+   * networks and reaches this process on a Unix socket under the data directory.
+   */
+  edgeNginx?: NginxPlacement;
 }
 
 /** Where HTTPS listens and where its certificates come from. */
@@ -167,6 +175,16 @@ function runtimeFromEnv(env: NodeJS.ProcessEnv): Pick<ServerSettings, "runtime">
   if (value === undefined || value === "" || value === "docker") return {};
   if (value !== "swarm") throw new Error(`[reposite] REPOSITE_RUNTIME must be docker (the default: this machine's Engine) or swarm (services on Docker Swarm), not "${value}".`);
   return { runtime: { kind: "swarm", swarm: swarmOptionsFromEnv(env) } };
+}
+
+/** REPOSITE_EDGE with where its nginx runs, and the runtime with how the edge reaches Swarm apps (checked together). */
+function edgeAndRuntimeFromEnv(env: NodeJS.ProcessEnv): Pick<ServerSettings, "runtime" | "edge" | "edgeNginx"> {
+  const { runtime } = runtimeFromEnv(env);
+  const edgeNginx = edgeSwitch(env.REPOSITE_EDGE) ? nginxPlacementFromEnv(env, { swarm: runtime?.kind === "swarm" }) : undefined;
+  return {
+    ...(runtime ? { runtime: { kind: "swarm", swarm: swarmReach(runtime.swarm, edgeNginx) } } : {}),
+    ...(edgeNginx ? { edge: "nginx" as const, edgeNginx } : {}),
+  };
 }
 
 /** REPOSITE_HOSTING: `off` turns app hosting off; anything else (or nothing) looks for Docker at start. */
@@ -346,8 +364,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     trustProxy: isOn(env.REPOSITE_TRUST_PROXY),
     discourse: discourseFromEnv(env),
     hosting: hostingSwitch(env.REPOSITE_HOSTING),
-    ...runtimeFromEnv(env),
-    ...(edgeSwitch(env.REPOSITE_EDGE) ? { edge: "nginx" as const } : {}),
+    ...edgeAndRuntimeFromEnv(env),
     ...(env.REPOSITE_APP_DENY_CIDRS ? { appDenyCidrs: parseDenyCidrs(env.REPOSITE_APP_DENY_CIDRS) } : {}),
     ...(env.REPOSITE_NETWORK_HOLDER_IMAGE ? { networkHolderImage: env.REPOSITE_NETWORK_HOLDER_IMAGE === "off" ? null : env.REPOSITE_NETWORK_HOLDER_IMAGE } : {}),
     ...(https ? { https } : {}),

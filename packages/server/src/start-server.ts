@@ -1,6 +1,7 @@
+import { mkdir, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { AppRoutes, CONTAINER_RUNTIME, createReposite, EdgeRouteTable, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
 import { detectDockerRuntime } from "@reposite/provider-docker";
 import { startAppFirewall } from "./app-firewall-report.js";
@@ -9,6 +10,7 @@ import { createApp } from "./app.js";
 import { createAppProxy, listenForUpgrades } from "./app-proxy/index.js";
 import { findNginx } from "./edge/find-nginx.js";
 import { startNginxEdge, type NginxEdge } from "./edge/index.js";
+import { containerNginx } from "./edge/nginx-container.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { takePortZero } from "./listening-port.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
@@ -51,8 +53,8 @@ export async function startServer(
   options: { settings?: ServerSettings; reposite?: Reposite } = {},
 ): Promise<RunningServer> {
   const given = options.settings ?? settingsFromEnv();
-  // REPOSITE_EDGE=nginx without nginx: said before anything else happens.
-  if (given.edge) await findNginx("nginx");
+  // REPOSITE_EDGE=nginx without nginx on this machine: said before anything else happens (a container's image is looked for at the edge's start).
+  if (given.edge && given.edgeNginx?.kind !== "container") await findNginx("nginx");
   // The HTTP listener exists from the start: with PORT=0 it takes its port before anything is composed.
   // Behind the edge, nginx takes PORT: a probe finds a free one, and this server listens on loopback.
   const server = createServer();
@@ -121,13 +123,18 @@ export async function startServer(
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
     if (edgeMode) {
-      await listen(server, 0, "127.0.0.1", "PORT");
+      // nginx in a container reaches this process only on a socket in a folder bind-mounted into it.
+      const placement = settings.edgeNginx ?? { kind: "host" };
+      const socket = placement.kind === "container" ? resolve(reposite.config.dataDir, "run", "node.sock") : null;
+      if (socket) await listenOnSocket(server, socket);
+      else await listen(server, 0, "127.0.0.1", "PORT");
       edgeTable = reposite.container.resolve(EdgeRouteTable);
       await edgeTable.load();
       edge = await startNginxEdge({
         dir: resolve(reposite.config.dataDir, "edge"),
         listen: { hostname, port },
-        node: { host: "127.0.0.1", port: portOf(server, 0) },
+        node: socket ? { socket } : { host: "127.0.0.1", port: portOf(server, 0) },
+        ...(placement.kind === "container" && socket ? { runner: containerNginx({ image: placement.image, mounts: [dirname(socket)], labels: { ...settings.reposite.hosting?.labels } }) } : {}),
         trustProxy: settings.trustProxy ?? false,
         shutdownMs: drainMs,
         table: edgeTable,
@@ -221,6 +228,19 @@ async function recoverApps(reposite: Reposite, reason = "no container runtime"):
     console.error("[reposite] finding hosted apps again failed:", error);
     return `${runtime.name} (finding apps again failed: ${(error as Error).message})`;
   }
+}
+
+/** Listens on a Unix socket (its folder made, a socket file left by a killed run taken away first). */
+async function listenOnSocket(server: Server, socket: string): Promise<void> {
+  await mkdir(dirname(socket), { recursive: true });
+  await rm(socket, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socket, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 function listen(server: Server, port: number, hostname: string, portVariable: string): Promise<void> {

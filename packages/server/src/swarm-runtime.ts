@@ -1,5 +1,6 @@
 import type { AppRuntime, ImageBuilder } from "@reposite/core";
 import { createSwarmAppRuntime, createSwarmImageBuilder, type SwarmOptions } from "@reposite/provider-swarm";
+import type { NginxPlacement } from "./edge/nginx-container.js";
 
 /** Apps on Docker Swarm (REPOSITE_RUNTIME=swarm): the two ports, and what the start-up output says of them. */
 export interface SwarmHosting {
@@ -25,4 +26,24 @@ export async function startSwarmHosting(options: SwarmOptions): Promise<SwarmHos
   const privileges = await appRuntime.noNewPrivileges().catch(() => null);
   const reach = options.reach === "network" ? "apps reached on their overlay networks (an edge attached to them)" : "apps reached at their tasks' docker_gwbridge addresses (on this node)";
   return { appRuntime, imageBuilder, note: [`images: ${imageBuilder.provider}`, reach, ...(privileges ? [privileges.note] : [])].join("; ") };
+}
+
+/**
+ * How visitors reach Swarm apps, from REPOSITE_EDGE, REPOSITE_EDGE_NGINX and REPOSITE_SWARM_REACH
+ * (docs/deploy/swarm.md has the matrix). Only two shapes work: this process or the host's nginx at
+ * the tasks' docker_gwbridge addresses (`gateway`, node-local), or nginx in a container that joins
+ * the apps' overlays (`network`, the default with the edge). A process on the host cannot join an
+ * overlay, and a container cannot reach another bridge: any other pair is refused at start.
+ */
+export function swarmReach(options: SwarmOptions, edge: NginxPlacement | undefined): SwarmOptions {
+  const inContainer = edge?.kind === "container";
+  const reach = options.reach ?? (inContainer ? "network" : "gateway");
+  if (inContainer && reach === "gateway") {
+    throw new Error("[reposite] REPOSITE_SWARM_REACH=gateway reaches apps at their tasks' docker_gwbridge addresses, which nginx in a container (REPOSITE_EDGE_NGINX=container, the default with REPOSITE_RUNTIME=swarm) cannot reach: leave REPOSITE_SWARM_REACH out (network: the edge joins the apps' networks), or set REPOSITE_EDGE_NGINX=host.");
+  }
+  if (!inContainer && reach === "network") {
+    const who = edge ? "the host's nginx (REPOSITE_EDGE_NGINX=host)" : "Reposite's own /app/ proxy (no REPOSITE_EDGE)";
+    throw new Error(`[reposite] REPOSITE_SWARM_REACH=network reaches apps on their overlay networks, which ${who} cannot join: set REPOSITE_EDGE=nginx with the container edge (REPOSITE_EDGE_NGINX=container), or REPOSITE_SWARM_REACH=gateway.`);
+  }
+  return { ...options, reach };
 }

@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReposite } from "@reposite/core";
-import { buildLocalBaseImages, docker, dockerForTests, ensureSwarm, freePort, removeDataDir, removeLabelled, startFakeGitHub, startRegistry, type FakeGitHub, type FakeRepo, type TestRegistry } from "@reposite/test-support";
+import { buildLocalBaseImages, buildLocalNginxImage, docker, dockerForTests, ensureSwarm, freePort, removeDataDir, removeLabelled, startFakeGitHub, startRegistry, type FakeGitHub, type FakeRepo, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
@@ -16,10 +16,12 @@ import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 // App hosting end to end on Docker Swarm: the built `reposite serve` in its own process with
 // REPOSITE_RUNTIME=swarm, the machine's single-node swarm and Debian's docker-registry on loopback.
 // The cases of hosting-e2e.test.ts that say what a runtime must do, checked on Swarm's own terms
-// (services, tasks, images in the registry). Apps are reached through the gateway bridge (the
-// default reach): the server's Node /app/ proxy cannot join overlay networks. One server and one
-// set of apps are shared by the tests below, in order; everything carries this run's label and a
-// reposite-swarmtest- name, and goes at the end.
+// (services, tasks, images in the registry). They run in two shapes: Reposite's own /app/ proxy,
+// reaching apps through the gateway bridge (it cannot join overlay networks), and REPOSITE_EDGE=nginx
+// with nginx in a container that joins each app's overlay network (network reach, the default with
+// the edge) and reaches Reposite on a Unix socket. One server and one set of apps per shape are
+// shared by the tests below, in order; everything carries this run's label and a reposite-swarmtest-
+// name (the edge container is reposite-edge-<port>, labelled), and goes at the end.
 
 const engine = await dockerForTests();
 
@@ -59,7 +61,8 @@ const server = http.createServer((req, res) => {
   }
   if (file) return fs.readFile("/data/" + file[1], (error, data) => (error ? res.writeHead(404).end("missing") : res.end(data)));
   res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify({ version: VERSION, path: req.url, prefix: req.headers["x-forwarded-prefix"] || null, x: process.env.X || null }));
+  const seen = (name) => req.headers[name] || null;
+  res.end(JSON.stringify({ version: VERSION, path: req.url, prefix: seen("x-forwarded-prefix"), x: process.env.X || null, member: seen("x-reposite-member-id"), email: seen("x-reposite-member-email"), cookie: seen("cookie") }));
 });
 server.on("upgrade", (req, socket) => acceptWebSocket(req, socket, (text) => "echo " + req.url + " " + text));
 server.listen(Number(process.env.PORT) || 3000, "0.0.0.0");
@@ -138,6 +141,16 @@ describe("REPOSITE_RUNTIME at start-up", () => {
       const reach = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", REPOSITE_SWARM_REACH: "mesh" });
       expect(reach.code).not.toBe(0);
       expect(reach.stderr).toContain('REPOSITE_SWARM_REACH must be gateway or network, not "mesh"');
+      // Pairs of edge and reach that cannot work: nothing on the host joins an overlay, and nginx in a container reaches no docker_gwbridge address.
+      const noEdge = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", REPOSITE_SWARM_REACH: "network" });
+      expect(noEdge.code).not.toBe(0);
+      expect(noEdge.stderr).toContain("REPOSITE_SWARM_REACH=network reaches apps on their overlay networks, which Reposite's own /app/ proxy (no REPOSITE_EDGE) cannot join");
+      const hostNginx = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", REPOSITE_EDGE: "nginx", REPOSITE_EDGE_NGINX: "host", REPOSITE_SWARM_REACH: "network" });
+      expect(hostNginx.code).not.toBe(0);
+      expect(hostNginx.stderr).toContain("which the host's nginx (REPOSITE_EDGE_NGINX=host) cannot join: set REPOSITE_EDGE=nginx with the container edge");
+      const gateway = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", REPOSITE_EDGE: "nginx", REPOSITE_SWARM_REACH: "gateway" });
+      expect(gateway.code).not.toBe(0);
+      expect(gateway.stderr).toContain("REPOSITE_SWARM_REACH=gateway reaches apps at their tasks' docker_gwbridge addresses, which nginx in a container (REPOSITE_EDGE_NGINX=container, the default with REPOSITE_RUNTIME=swarm) cannot reach");
       // A swarm that does not answer is an error at start, not a server hosting nothing.
       const absent = await refusedStart({ REPOSITE_DATA_DIR: dataDir, REPOSITE_RUNTIME: "swarm", DOCKER_HOST: `unix://${join(dataDir, "no-docker.sock")}` });
       expect(absent.code).not.toBe(0);
@@ -148,7 +161,15 @@ describe("REPOSITE_RUNTIME at start-up", () => {
   }, 90_000);
 });
 
-describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPOSITE_RUNTIME=swarm)", () => {
+/** `node`: Reposite's /app/ proxy, gateway reach. `edge`: REPOSITE_EDGE=nginx in a container, network reach. */
+const SHAPES = ["node", "edge"] as const;
+/** How the start-up line says each shape reaches apps. */
+const REACH_SAID = {
+  node: /apps reached at their tasks' docker_gwbridge addresses/,
+  edge: /apps reached on their overlay networks \(an edge attached to them\)/,
+};
+
+describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docker Swarm (REPOSITE_RUNTIME=swarm, shape %s)", (shape) => {
   let github: FakeGitHub;
   let registry: TestRegistry;
   let dataDir: string;
@@ -156,6 +177,7 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
   let server: ServerProcess;
   const tokens = { ada: "", eve: "" };
   const sites = { app: "", hungry: "" };
+  let nginxImage = "";
   const slugs = { app: `swarm-${run.slice(-8)}`, hungry: `hungry-${run.slice(-8)}` };
 
   const env = () => ({
@@ -166,18 +188,29 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     REPOSITE_BUILD_MEMORY_MB: "512",
     REPOSITE_RUNTIME: "swarm",
     REPOSITE_REGISTRY: registry.address,
+    ...(shape === "edge" ? { REPOSITE_EDGE: "nginx", REPOSITE_EDGE_NGINX_IMAGE: nginxImage } : {}),
   });
+  /** The edge's container (labelled dev.reposite.edge and with this run's label): its id, or "". */
+  const edgeContainer = async () => (await docker(["ps", "-aq", "--filter", "label=dev.reposite.edge", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim();
+  const edgeNetworks = async () => Object.keys(JSON.parse((await docker(["inspect", "--format", "{{json .NetworkSettings.Networks}}", await edgeContainer()])).stdout) as Record<string, unknown>).sort();
 
-  const api = (path: string, token: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  const api = (path: string, token: string, init: RequestInit = {}): Promise<Response> => {
+    const call = () => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    // nginx's reload closes idle keep-alive connections; a request sent on one in that instant is
+    // closed unread (never answered, never acted on), and is sent again, as browsers do.
+    return call().catch((error: { cause?: { code?: string } }) => (shape === "edge" && error.cause?.code === "UND_ERR_SOCKET" ? call() : Promise.reject(error)));
+  };
   const apiJson = async <T>(path: string, token: string, init: RequestInit = {}): Promise<T> => {
     const response = await api(path, token, init);
     const text = await response.text();
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
     return JSON.parse(text) as T;
   };
-  function site(slug: string, path: string, init: { method?: string; body?: string } = {}): Promise<Answer> {
+  function site(slug: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${server.url}${path}`, { method: init.method ?? "GET", headers: { host: `${slug}.localhost:${port}` } }, (res) => {
+      // A new connection each (as a visitor's first request): an idle keep-alive connection an nginx
+      // reload closes just as a request goes out on it is the client's to retry, not a lost request.
+      const req = httpRequest(`${server.url}${path}`, { method: init.method ?? "GET", agent: false, headers: { host: `${slug}.localhost:${port}`, ...init.headers } }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => (body += chunk));
@@ -190,7 +223,7 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
   const appJson = async (slug: string, path = "/app/") => {
     const answer = await site(slug, path);
     expect(answer.status, answer.body).toBe(200);
-    return JSON.parse(answer.body) as { version: string; path: string; prefix: string | null; x: string | null };
+    return JSON.parse(answer.body) as { version: string; path: string; prefix: string | null; x: string | null; member: string | null; email: string | null; cookie: string | null };
   };
   async function waitForJob(token: string, jobId: string, ms = 240_000): Promise<Job> {
     for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
@@ -207,9 +240,9 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     return { job, runId: run_id, log: detail.log_tail };
   }
   const deploymentOf = (siteId: string) => apiJson<Deployment>(`/app/sites/${siteId}/deployment`, tokens.ada);
-  async function publishedProject(repo: FakeRepo, slug: string, setup: Record<string, unknown>): Promise<string> {
+  async function publishedProject(repo: FakeRepo, slug: string, setup: Record<string, unknown>, generate: Record<string, unknown> = { mode: "landing" }): Promise<string> {
     const { id } = await apiJson<{ id: string }>("/app/sites", tokens.ada, json({ repohost_url: `https://github.com/${repo.owner}/${repo.name}`, name: repo.name }));
-    for (let job: string | null | undefined = (await apiJson<{ job_id: string }>(`/app/sites/${id}/generate`, tokens.ada, json({ mode: "landing" }))).job_id; job; ) {
+    for (let job: string | null | undefined = (await apiJson<{ job_id: string }>(`/app/sites/${id}/generate`, tokens.ada, json(generate))).job_id; job; ) {
       job = (await waitForJob(tokens.ada, job)).next_job_id;
     }
     await apiJson(`/app/sites/${id}/slug`, tokens.ada, json({ slug }));
@@ -221,6 +254,7 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
   beforeAll(async () => {
     await ensureSwarm();
     await buildLocalBaseImages();
+    if (shape === "edge") nginxImage = await buildLocalNginxImage();
     registry = await startRegistry();
     github = await startFakeGitHub({ repos: [dockerRepo("v1"), hungryRepo] });
     dataDir = await mkdtemp(join(tmpdir(), "reposite-swarm-e2e-"));
@@ -232,12 +266,14 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     }
     await reposite.close();
     server = await startServerProcess(port, env());
-    sites.app = await publishedProject(dockerRepo("v1"), slugs.app, { volume_path: "/data" });
+    // With a sign-in page: the members-only case below needs one.
+    sites.app = await publishedProject(dockerRepo("v1"), slugs.app, { volume_path: "/data" }, { mode: "saas", pages: ["auth"] });
     sites.hungry = await publishedProject(hungryRepo, slugs.hungry, {});
   }, 240_000);
 
   afterAll(async () => {
-    await server?.kill();
+    // SIGTERM: the edge stops its container (removeEverything takes it too, by label, should it stay).
+    await server?.stop();
     await github?.close();
     await removeEverything();
     await registry?.stop();
@@ -245,7 +281,9 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
   }, 180_000);
 
   it("names the swarm at start, deploys a service and answers through /app/; three later deploys roll the same service over with every request through /app/ answered", async () => {
-    expect(server.output().stdout).toMatch(/app hosting: swarm \(0 apps running\); images: swarm \(registry 127\.0\.0\.1:\d+\); apps reached at their tasks' docker_gwbridge addresses/);
+    expect(server.output().stdout).toMatch(/app hosting: swarm \(0 apps running\); images: swarm \(registry 127\.0\.0\.1:\d+\); apps reached /);
+    expect(server.output().stdout).toMatch(REACH_SAID[shape]);
+    if (shape === "edge") expect(server.output().stdout).toMatch(/nginx \(.* in a container \(reposite-test\/nginx:local\)\) on 127\.0\.0\.1:\d+ in front of Reposite on \/.*\/run\/node\.sock/);
     const first = await deploy(tokens.ada, sites.app);
     expect(first.job.status, first.log).toBe("done");
     expect(first.log).toContain("Started on swarm");
@@ -373,6 +411,41 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     expect(events.join("")).toContain("data: last");
   }, 60_000);
 
+  it("a members-only app: a signed-out visitor is sent to sign in, a member gets in with who they are, forged identity headers and Reposite's cookie never reach the app", async () => {
+    const gate = async (on: boolean) => {
+      const response = await api(`/app/sites/${sites.app}`, tokens.ada, json({ auth_redirect_to_app: on }, undefined, "PATCH"));
+      expect(response.status, await response.clone().text()).toBe(200);
+    };
+    const forged = { "x-reposite-member-id": "member_forged", "x-reposite-member-email": "boss@example.com" };
+    await gate(true);
+    try {
+      // With the edge, nginx takes the gate at its next reload.
+      await expect.poll(async () => (await site(slugs.app, "/app/reports?range=7d", { headers: forged })).status, { timeout: 10_000, interval: 100 }).toBe(302);
+      expect((await site(slugs.app, "/app/reports?range=7d", { headers: forged })).headers.location).toBe("/auth?next=%2Fapp%2Freports%3Frange%3D7d");
+
+      const origin = `http://${slugs.app}.localhost:${port}`;
+      const signUp = await site(slugs.app, "/auth/sign-up", {
+        method: "POST",
+        headers: { origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: "ada.member@example.com", password: "analytical-engine" }).toString(),
+      });
+      expect(signUp.status, signUp.body).toBe(303);
+      expect(signUp.headers.location).toBe("/app/");
+      const cookie = (signUp.headers["set-cookie"] ?? []).map((line) => line.split(";")[0]!).find((pair) => pair.startsWith("reposite_member="));
+      expect(cookie).toBeTruthy();
+      const [member] = await apiJson<{ id: string; email: string }[]>(`/app/sites/${sites.app}/members`, tokens.ada);
+      const seen = await site(slugs.app, "/app/reports", { headers: { ...forged, cookie: `${cookie}; theme=dark` } });
+      expect(seen.status, seen.body).toBe(200);
+      if (shape === "edge") expect(seen.headers["x-reposite-edge"], "through nginx").toBe("nginx");
+      expect(JSON.parse(seen.body)).toMatchObject({ path: "/reports", member: member!.id, email: "ada.member@example.com", cookie: "theme=dark" });
+    } finally {
+      await gate(false);
+    }
+    // Open again: everyone reaches the app, and forged identities still never do.
+    await expect.poll(async () => (await site(slugs.app, "/app/", { headers: forged })).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    expect(JSON.parse((await site(slugs.app, "/app/", { headers: forged })).body)).toMatchObject({ member: null, email: null });
+  }, 60_000);
+
   it("stop answers 503 and scales the service to nothing; start brings it back with its env", async () => {
     expect((await apiJson<{ status: string }>(`/app/sites/${sites.app}/deployment/stop`, tokens.ada, { method: "POST" })).status).toBe("stopped");
     expect((await site(slugs.app, "/app/")).status).toBe(503);
@@ -386,15 +459,30 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     expect((await site(slugs.app, "/app/files/kept", { method: "PUT", body: "still here" })).body).toBe("kept");
     expect((await site(slugs.app, "/app/files/kept")).body).toBe("still here");
     const reset = await api(`/app/sites/${sites.app}/deployment/reset-data`, tokens.ada, json({ confirm: slugs.app }));
-    expect(reset.status, await reset.clone().text()).toBe(200);
+    expect(reset.status, `${await reset.clone().text()}\n${server.output().stderr.slice(-3000)}`).toBe(200);
     expect((await deploymentOf(sites.app)).last_operation).toMatchObject({ kind: "reset_data", status: "done" });
     const after = await site(slugs.app, "/app/files/kept");
     expect(after).toMatchObject({ status: 404, body: "missing" });
   }, 240_000);
 
-  it("kill -9 of the server: the service keeps running, and a new server routes /app/ to it again", async () => {
+  it("kill -9 of the server: the service keeps running, and a new server routes /app/ to it again from its very first answer", async () => {
     await server.kill();
-    server = await startServerProcess(port, env());
+    // As after a reboot: the edge's container is gone too, so the new server starts a new one, which
+    // must be on the app's network before it answers (every answer from the first one on is the app's).
+    if (shape === "edge") await docker(["rm", "-f", await edgeContainer()]);
+    const answers: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await site(slugs.app, "/app/first").catch(() => null);
+        if (answer) answers.push(answer.status);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    server = await startServerProcess(port, env()).finally(() => (polling = false));
+    await poller;
+    console.log(`[hosting-swarm-e2e] (${shape}) answers on /app/ while the new server started: ${answers.length}, not 200: ${JSON.stringify(answers.filter((status) => status !== 200))}`);
+    expect(answers.filter((status) => status !== 200)).toEqual([]);
     await expect.poll(() => server.output().stdout, { timeout: 10_000 }).toMatch(/app hosting: swarm \(1 app running\)/);
     expect((await appJson(slugs.app, "/app/back")).path).toBe("/back");
   }, 120_000);
@@ -415,6 +503,8 @@ describe.skipIf(!engine.available)("app hosting end to end on Docker Swarm (REPO
     expect(await lines(["images", "-aq", "--filter", `label=${LABEL_SITE}=${sites.app}`])).toEqual([]);
     expect(await lines(["volume", "ls", "-q", "--filter", `name=^${volume}$`])).toEqual([]);
     expect(await lines(["network", "ls", "-q", "--filter", `name=^${network}$`])).toEqual([]);
+    // The edge left the app's network (it could not have been removed otherwise) and runs on.
+    if (shape === "edge") expect(await edgeNetworks()).toEqual(["bridge"]);
     expect((await site(slugs.app, "/app/")).status).toBe(503);
   }, 180_000);
 });

@@ -1,4 +1,5 @@
 import type { AppTarget } from "../hosting/app-routes.js";
+import type { NodeSocket } from "./nginx-config.js";
 import { appCookies, forwarding } from "./nginx-forwarding.js";
 
 /**
@@ -10,8 +11,11 @@ import { appCookies, forwarding } from "./nginx-forwarding.js";
  * `Cookie` header before the app sees it.
  */
 export interface NginxMemberGateSettings {
-  /** Reposite's member-gate listener, on loopback: only nginx's internal location reaches it. */
-  target: AppTarget;
+  /**
+   * Reposite's member-gate listener, on loopback or on a Unix socket (nginx in a container reaches
+   * only a bind-mounted socket): only nginx's internal location reaches it.
+   */
+  target: AppTarget | NodeSocket;
   /** How long nginx keeps a decision (seconds): a sign-out or a removal holds within this. */
   cacheSeconds: number;
 }
@@ -56,10 +60,11 @@ export function memberGateHttp(gate: NginxMemberGateSettings, dir: string): stri
 
 /** routes.conf: the gate's upstream, and the map of gated hosts (no Reposite cookie left) to their apps. */
 export function memberGateRoutes(gate: NginxMemberGateSettings, hosts: readonly [string, string][]): string[] {
-  const { host, port } = gate.target;
+  const { target } = gate;
+  const server = "socket" in target ? `unix:${target.socket}` : `${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}`;
   return [
     `upstream ${MEMBER_GATE_UPSTREAM} {`,
-    `  server ${host.includes(":") ? `[${host}]` : host}:${port};`,
+    `  server ${server};`,
     "  keepalive 16;",
     "}",
     "map $reposite_cookie_left$host $reposite_gated_upstream {",

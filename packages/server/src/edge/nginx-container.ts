@@ -118,7 +118,7 @@ export function containerNginx(options: NginxContainerOptions = {}): NginxRunner
     },
     // The official image has no brotli module; `.br` files would never be served.
     brotliStatic: async () => null,
-    async start(dir, listen) {
+    async start(dir, listen, networks = new Set()) {
       await ensureImage();
       const name = options.name ?? `reposite-edge-${listen[0]!.port}`;
       const ports = Object.fromEntries(listen.map(({ port }) => [`${port}/tcp`, {}]));
@@ -151,6 +151,8 @@ export function containerNginx(options: NginxContainerOptions = {}): NginxRunner
       } else {
         if (found) await docker.getContainer(found.Id).remove({ force: true });
         current = await docker.createContainer({ ...spec, Labels: labels });
+        // Joined while created: nginx's first answer can already reach these apps.
+        for (const network of networks) await joinNetwork(docker, current, network);
         await current.start();
       }
       const container = current;
@@ -189,22 +191,23 @@ export function containerNginx(options: NginxContainerOptions = {}): NginxRunner
     async networks(names) {
       if (!current) return;
       const joined = Object.keys(((await current.inspect()).NetworkSettings.Networks ?? {}) as Record<string, unknown>).filter((network) => network !== HOME_NETWORK);
-      for (const network of names) {
-        if (joined.includes(network)) continue;
-        await docker
-          .getNetwork(network)
-          .connect({ Container: current.id })
-          .catch((error: unknown) => {
-            // Joined meanwhile: fine; anything else means the app cannot be reached.
-            if (!/already exists/i.test(message(error))) throw new Error(`the nginx container cannot join the network ${network}: ${message(error)}`);
-          });
-      }
+      for (const network of names) if (!joined.includes(network)) await joinNetwork(docker, current, network);
       for (const network of joined) {
         if (names.has(network)) continue;
         await docker.getNetwork(network).disconnect({ Container: current.id, Force: true }).catch(() => undefined);
       }
     },
   };
+}
+
+/** Connects the container to a network; already on it is fine, anything else means its apps cannot be reached. */
+async function joinNetwork(docker: Docker, container: Docker.Container, network: string): Promise<void> {
+  await docker
+    .getNetwork(network)
+    .connect({ Container: container.id })
+    .catch((error: unknown) => {
+      if (!/already exists/i.test(message(error))) throw new Error(`the nginx container cannot join the network ${network}: ${message(error)}`);
+    });
 }
 
 /** Runs a command in the running container: its exit code and output. */

@@ -67,6 +67,9 @@ export interface NginxEdge {
   close(): Promise<void>;
 }
 
+/** How long old workers keep a network no current configuration names (see `apply`). */
+const NETWORK_LEAVE_MS = 5_000;
+
 const key = (target: AppTarget) => `${target.host}:${target.port}`;
 
 /**
@@ -101,8 +104,10 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     siteSettings = options.siteFiles;
   }
   const user = siteSettings || runner.inContainer ? await runner.workerUser(dirname(dir)) : undefined;
-  // The gate listens on this machine's loopback, which nginx in a container cannot reach: there members-only apps go through Reposite.
-  const gate: MemberGateListener | undefined = options.memberGate && !runner.inContainer ? await startMemberGate(options.memberGate) : undefined;
+  // nginx in a container reaches no listener on this machine's loopback: the gate then listens on a
+  // socket beside Node's, in the folder bind-mounted into the container.
+  const gateSocket = "socket" in options.node ? join(dirname(options.node.socket), "member-gate.sock") : undefined;
+  const gate: MemberGateListener | undefined = options.memberGate && (!runner.inContainer || gateSocket) ? await startMemberGate(options.memberGate, gateSocket) : undefined;
   const memberGate = gate ? { target: gate.target, cacheSeconds: options.memberGateCacheSeconds ?? MEMBER_GATE_CACHE_SECONDS } : undefined;
   let certificateFiles: EdgeCertificates | undefined;
   let stopFollowingDomains: (() => void) | undefined;
@@ -124,8 +129,9 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
   // The networks nginx reaches apps on (Swarm overlays), joined one change at a time.
   let joining: Promise<void> = Promise.resolve();
+  const networksOf = (configurations: readonly EdgeRoutes[]) => new Set(configurations.flatMap(directTargets).flatMap((target) => (target.network ? [target.network] : [])));
   const joinNetworksOf = (configurations: readonly EdgeRoutes[]) => {
-    const names = new Set(configurations.flatMap(directTargets).flatMap((target) => (target.network ? [target.network] : [])));
+    const names = networksOf(configurations);
     return (joining = joining.catch(() => undefined).then(() => runner.networks?.(names)));
   };
 
@@ -158,7 +164,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let nginx: NginxProcess;
   try {
     await write(first);
-    nginx = await runner.start(dir, [options.listen, ...(options.tls ? [options.tls.listen] : [])]);
+    // The known apps' networks are joined before nginx answers: a first request must not find them missing.
+    nginx = await runner.start(dir, [options.listen, ...(options.tls ? [options.tls.listen] : [])], networksOf([first]));
     await joinNetworksOf([first]);
   } catch (error) {
     await sites?.close();
@@ -199,6 +206,15 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     } catch (error) {
       console.error(`[reposite] [edge] routes version ${routes.version} were not applied; nginx keeps serving version ${servedVersion}: ${(error as Error).message}`);
       return;
+    }
+    // A network that neither this configuration nor the table names is left after a bound even while
+    // old workers remain: a request in one of them may be the very delete or data reset that waits
+    // for the network to go (only streams to that app, already being stopped, are cut).
+    if (runner.networks) {
+      void Promise.race([oldWorkersGone, new Promise((resolve) => setTimeout(resolve, NETWORK_LEAVE_MS).unref())]).then(() => {
+        const at = live.indexOf(routes);
+        if (!closing) void joinNetworksOf([...(at >= 0 ? live.slice(at) : live), table.snapshot()]).catch((error: unknown) => console.error(`[reposite] [edge] ${(error as Error).message}`));
+      });
     }
     // Held targets that no configuration with workers left (nor the table) names may now be drained and stopped.
     void oldWorkersGone.then(() => {

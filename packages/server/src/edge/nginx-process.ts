@@ -35,8 +35,11 @@ export interface NginxRunner {
   version(): Promise<string>;
   /** `nginx -t` on a configuration; resolves, or rejects with what nginx said. */
   test(dir: string, conf: string): Promise<void>;
-  /** Starts nginx on `<dir>/nginx.conf`; resolves once every address in `listen` answers. */
-  start(dir: string, listen: readonly Listen[]): Promise<NginxProcess>;
+  /**
+   * Starts nginx on `<dir>/nginx.conf`; resolves once every address in `listen` answers. A container
+   * joins `networks` before it starts, so nginx never answers before it can reach those apps.
+   */
+  start(dir: string, listen: readonly Listen[], networks?: ReadonlySet<string>): Promise<NginxProcess>;
   /** Where nginx itself listens for visitors that reach it at `listen` (a container listens on all its interfaces). */
   seat(listen: Listen): Listen;
   /** Who nginx's workers run as, so they read the files under the data directory (see find-nginx.ts). */
