@@ -172,11 +172,11 @@ describe("built-in ACME against pebble on loopback", () => {
   });
 
   it("answers the challenge route on any host before host routing, from memory", async () => {
-    server!.certificates!.challenges.put("tok_en-1", "tok_en-1.thumbprint");
+    await server!.certificates!.challenges.put("tok_en-1", "tok_en-1.thumbprint");
     for (const host of [DOMAIN, "rocket.sites.test", "127.0.0.1"]) {
       expect(await getWithHost(`${server!.url}/.well-known/acme-challenge/tok_en-1`, host)).toEqual({ status: 200, body: "tok_en-1.thumbprint" });
     }
-    server!.certificates!.challenges.remove("tok_en-1");
+    await server!.certificates!.challenges.remove("tok_en-1");
     const gone = await getWithHost(`${server!.url}/.well-known/acme-challenge/tok_en-1`, DOMAIN);
     expect(gone.status).toBe(404);
   });
