@@ -1,42 +1,22 @@
-import { execFile } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type PeerCertificate } from "node:tls";
 import { createReposite } from "@reposite/core";
-import { dnsmasqAvailable, freePort, startDnsServer, startFakeGitHub, startPebble, type DnsServer, type FakeGitHub, type Pebble } from "@reposite/test-support";
+import { freePort, startDnsServer, startFakeGitHub, startPebble, type DnsServer, type FakeGitHub, type Pebble } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REPOS, json } from "../harness.js";
 import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { handshake, tlsToolsHere } from "./edge-test-tools.js";
 
 // `reposite serve` with REPOSITE_EDGE=nginx and built-in ACME, in its own process, against Debian's
 // pebble: the custom domain's certificate is ordered through nginx (HTTP-01 on PORT), written for
 // nginx, and served by nginx itself on the HTTPS port (proved with Node frozen by SIGSTOP).
 
 const DOMAIN = "www.rocket-tls.example";
-const which = (binary: string, args: string[]) => new Promise<boolean>((resolve) => execFile(binary, args, (error) => resolve(!error)));
-const nginxHere = await which("nginx", ["-v"]);
-const pebbleHere = await which("pebble", ["-version"]).then((found) => found || which("sh", ["-c", "command -v pebble"]));
-const dnsHere = dnsmasqAvailable();
-if (process.env.REPOSITE_REQUIRE_DOCKER === "1" && !(nginxHere && pebbleHere && dnsHere)) {
-  throw new Error("REPOSITE_REQUIRE_DOCKER=1 but nginx, pebble or dnsmasq is not installed (apt-get install nginx pebble dnsmasq)");
-}
+const toolsHere = await tlsToolsHere();
 
-/** The certificate a TLS handshake with `servername` gets from 127.0.0.1:`port`, or the handshake's error. */
-function handshake(port: number, servername: string): Promise<PeerCertificate | Error> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port, servername, rejectUnauthorized: false, timeout: 5_000 }, () => {
-      const peer = socket.getPeerCertificate();
-      socket.end();
-      resolve(peer);
-    });
-    socket.on("error", (error) => resolve(error));
-    socket.on("timeout", () => (socket.destroy(), resolve(new Error("no answer within 5 s"))));
-  });
-}
-
-describe.runIf(nginxHere && pebbleHere && dnsHere)("REPOSITE_EDGE=nginx with built-in ACME, in a real server process", () => {
+describe.runIf(toolsHere)("REPOSITE_EDGE=nginx with built-in ACME, in a real server process", () => {
   let pebble: Pebble;
   let dns: DnsServer;
   let github: FakeGitHub;

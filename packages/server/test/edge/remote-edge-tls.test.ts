@@ -1,14 +1,14 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type PeerCertificate } from "node:tls";
 import { createReposite } from "@reposite/core";
-import { dnsmasqAvailable, freePort, startDnsServer, startFakeGitHub, startPebble, type DnsServer, type FakeGitHub, type Pebble } from "@reposite/test-support";
+import { freePort, startDnsServer, startFakeGitHub, startPebble, type DnsServer, type FakeGitHub, type Pebble } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REPOS, json } from "../harness.js";
-import { BIN, startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, type ServerProcess } from "../server-process.js";
+import type { PeerCertificate } from "node:tls";
+import { handshake, startEdgeProcess, tlsToolsHere, type EdgeProcess } from "./edge-test-tools.js";
 
 // Built-in ACME with `reposite edge` on another machine: the control plane (`reposite serve` with
 // REPOSITE_EDGE_TOKEN and REPOSITE_HTTPS_PORT) orders a verified custom domain's certificate from
@@ -17,49 +17,9 @@ import { BIN, startServerProcess, type ServerProcess } from "../server-process.j
 // serves them by SNI, on after a restart with the control plane down, and again after a renewal.
 
 const DOMAIN = "www.rocket-remote-tls.example";
-const which = (binary: string, args: string[]) => new Promise<boolean>((resolve) => execFile(binary, args, (error) => resolve(!error)));
-const nginxHere = await which("nginx", ["-v"]);
-const pebbleHere = await which("sh", ["-c", "command -v pebble"]);
-const dnsHere = dnsmasqAvailable();
-if (process.env.REPOSITE_REQUIRE_DOCKER === "1" && !(nginxHere && pebbleHere && dnsHere)) {
-  throw new Error("REPOSITE_REQUIRE_DOCKER=1 but nginx, pebble or dnsmasq is not installed (apt-get install nginx pebble dnsmasq)");
-}
+const toolsHere = await tlsToolsHere();
 
-/** The certificate a TLS handshake with `servername` gets from 127.0.0.1:`port`, or the handshake's error. */
-function handshake(port: number, servername: string): Promise<PeerCertificate | Error> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port, servername, rejectUnauthorized: false, timeout: 5_000 }, () => {
-      const peer = socket.getPeerCertificate();
-      socket.end();
-      resolve(peer);
-    });
-    socket.on("error", (error) => resolve(error));
-    socket.on("timeout", () => (socket.destroy(), resolve(new Error("no answer within 5 s"))));
-  });
-}
-
-/** `reposite edge` in its own process; resolves once it said it listens. */
-async function startEdge(env: Record<string, string>): Promise<{ child: ChildProcess; output(): string; kill(): Promise<void>; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, "edge"], { env: { ...process.env, HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  for (const deadline = Date.now() + 20_000; !output.includes("Reposite edge listening"); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`reposite edge did not start:\n${output}`);
-    }
-  }
-  return {
-    child,
-    output: () => output,
-    kill: async () => (child.kill("SIGKILL"), await exited),
-    stop: async () => (child.kill("SIGTERM"), await exited),
-  };
-}
-
-describe.runIf(nginxHere && pebbleHere && dnsHere)("reposite edge with the control plane's built-in ACME, in real processes", () => {
+describe.runIf(toolsHere)("reposite edge with the control plane's built-in ACME, in real processes", () => {
   const edgeToken = randomBytes(24).toString("hex");
   let pebble: Pebble;
   let dns: DnsServer;
@@ -71,7 +31,7 @@ describe.runIf(nginxHere && pebbleHere && dnsHere)("reposite edge with the contr
   let edgeHttpsPort: number;
   let cpEnv: Record<string, string>;
   let cp: ServerProcess;
-  let edge: Awaited<ReturnType<typeof startEdge>>;
+  let edge: EdgeProcess;
   let token: string;
   const pemFile = () => join(edgeDir, "edge", "certs", `${DOMAIN}.pem`);
 
@@ -129,7 +89,7 @@ describe.runIf(nginxHere && pebbleHere && dnsHere)("reposite edge with the contr
       REPOSITE_TRUST_PROXY: "1",
     };
     await startControlPlane();
-    edge = await startEdge({ PORT: String(edgePort), REPOSITE_HTTPS_PORT: String(edgeHttpsPort), REPOSITE_DATA_DIR: edgeDir, REPOSITE_CONTROL_PLANES: `http://127.0.0.1:${cpPort}`, REPOSITE_EDGE_TOKEN: edgeToken });
+    edge = await startEdgeProcess({ PORT: String(edgePort), REPOSITE_HTTPS_PORT: String(edgeHttpsPort), REPOSITE_DATA_DIR: edgeDir, REPOSITE_CONTROL_PLANES: `http://127.0.0.1:${cpPort}`, REPOSITE_EDGE_TOKEN: edgeToken });
     const site = await api("/app/sites", json({ repohost_url: "https://github.com/acme/rocket-cli", name: "Rocket" }));
     await api(`/app/sites/${site.id as string}/domain`, json({ domain: DOMAIN }, undefined, "PUT"));
     expect(await api(`/app/sites/${site.id as string}/domain/verify`, { method: "POST" })).toMatchObject({ verified: true });
@@ -194,7 +154,7 @@ describe.runIf(nginxHere && pebbleHere && dnsHere)("reposite edge with the contr
   it("a restarted edge serves the certificate it has while the control plane is down, and picks up the renewal once it is back", async () => {
     await cp.stop();
     await edge.kill();
-    edge = await startEdge({ PORT: String(edgePort), REPOSITE_HTTPS_PORT: String(edgeHttpsPort), REPOSITE_DATA_DIR: edgeDir, REPOSITE_CONTROL_PLANES: `http://127.0.0.1:${cpPort}`, REPOSITE_EDGE_TOKEN: edgeToken });
+    edge = await startEdgeProcess({ PORT: String(edgePort), REPOSITE_HTTPS_PORT: String(edgeHttpsPort), REPOSITE_DATA_DIR: edgeDir, REPOSITE_CONTROL_PLANES: `http://127.0.0.1:${cpPort}`, REPOSITE_EDGE_TOKEN: edgeToken });
     const kept = await servedByEdge(async () => firstSerial);
     expect(kept.subjectaltname).toBe(`DNS:${DOMAIN}`);
 

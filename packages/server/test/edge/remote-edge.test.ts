@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { request } from "node:http";
@@ -9,7 +9,8 @@ import { createReposite, ProjectStore } from "@reposite/core";
 import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
-import { BIN, startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startEdgeProcess, type EdgeProcess } from "./edge-test-tools.js";
 
 // `reposite edge` on its own: a control plane (`reposite serve` with REPOSITE_EDGE_TOKEN) and edges
 // (`reposite edge`, each with its own nginx on another loopback port), real processes on the real
@@ -57,42 +58,11 @@ function get(port: number, host: string, path: string, headers: Record<string, s
   });
 }
 
-/** `reposite edge` in its own process; resolves once it said it listens. */
-interface EdgeProcess {
-  child: ChildProcess;
-  port: number;
-  dir: string;
-  output(): string;
-  kill(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** `reposite edge` on `port` with its data in `dir` (both kept for a restart on the same ones). */
+type RunningEdge = EdgeProcess & { port: number; dir: string };
 
-async function startEdge(port: number, dir: string, env: Record<string, string>): Promise<EdgeProcess> {
-  const child = spawn(process.execPath, [BIN, "edge"], { env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), REPOSITE_DATA_DIR: dir, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  for (const deadline = Date.now() + 20_000; !output.includes("Reposite edge listening"); await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`reposite edge did not start:\n${output}`);
-    }
-  }
-  return {
-    child,
-    port,
-    dir,
-    output: () => output,
-    async kill() {
-      child.kill("SIGKILL");
-      await exited;
-    },
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+async function startEdge(port: number, dir: string, env: Record<string, string>): Promise<RunningEdge> {
+  return { ...(await startEdgeProcess({ PORT: String(port), REPOSITE_DATA_DIR: dir, ...env })), port, dir };
 }
 
 /** Stops an nginx a killed edge left behind (by its pid file). */
@@ -109,9 +79,9 @@ describe.runIf(engine && nginxHere)("reposite edge, fed by a control plane over 
   let cpPort: number;
   let cp: ServerProcess;
   let cpEnv: Record<string, string>;
-  const edges: EdgeProcess[] = [];
+  const edges: RunningEdge[] = [];
   const edgeDirs: string[] = [];
-  let edge: EdgeProcess;
+  let edge: RunningEdge;
   let token: string;
   let siteId: string;
   let slug: string;
