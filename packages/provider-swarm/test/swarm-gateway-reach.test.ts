@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
 import type { AppImage } from "@reposite/core";
-import { buildLocalBaseImages, docker, dockerForTests, ensureSwarm, removeLabelled, startRegistry, writeTar, type TestRegistry } from "@reposite/test-support";
+import { docker, dockerForTests, ensureSwarm, removeLabelled, startRegistry, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwarmAppRuntime, createSwarmImageBuilder, swarmOptionsFromEnv, type SwarmOptions } from "../src/index.js";
+import { buildVersionImage } from "./version-image.js";
 
 const engine = await dockerForTests();
 const RUN_LABEL = "reposite-test.run";
@@ -31,13 +31,7 @@ describe.skipIf(!engine.available)("provider-swarm reached through the gateway b
   const images: AppImage[] = [];
 
   const build = async (version: string) => {
-    const { node } = await buildLocalBaseImages();
-    const dockerfile = [`FROM ${node}`, "COPY server.js /app/server.js", `ENV APP_VERSION=${version}`, 'CMD ["node", "/app/server.js"]', ""].join("\n");
-    const tar = writeTar([
-      { path: "Dockerfile", type: "file", content: Buffer.from(dockerfile) },
-      { path: "server.js", type: "file", content: Buffer.from(SERVER) },
-    ]);
-    const image = await createSwarmImageBuilder(options).build({ context: Readable.from([tar]), dockerfile: "Dockerfile", tag: `${run}/app:${version}`, labels, memoryMb: 256, timeoutMs: 120_000, onLog: () => undefined });
+    const image = await buildVersionImage(createSwarmImageBuilder(options), { server: SERVER, version, tag: `${run}/app:${version}`, labels });
     images.push(image);
     return image;
   };

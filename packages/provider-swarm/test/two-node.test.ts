@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
 import type { AppImage } from "@reposite/core";
 import {
   buildLocalBaseImages,
@@ -16,6 +15,7 @@ import {
 } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwarmAppRuntime, createSwarmImageBuilder, swarmOptionsFromEnv, type SwarmAppRuntime, type SwarmOptions } from "../src/index.js";
+import { buildVersionImage } from "./version-image.js";
 
 // A second Swarm node on one machine: a throwaway two-node swarm of two extra Engines, each in a
 // network namespace of its own (test-support/src/second-node.ts); the machine's own swarm is not
@@ -49,13 +49,7 @@ describe.skipIf(!engine.available)("provider-swarm with an app on the other node
 
   /** Built on this machine's Engine, pushed to the registry: the nodes pull it by digest. */
   const build = async (version: string) => {
-    const { node } = await buildLocalBaseImages();
-    const dockerfile = [`FROM ${node}`, "COPY server.js /app/server.js", `ENV APP_VERSION=${version}`, 'CMD ["node", "/app/server.js"]', ""].join("\n");
-    const tar = writeTar([
-      { path: "Dockerfile", type: "file", content: Buffer.from(dockerfile) },
-      { path: "server.js", type: "file", content: Buffer.from(SERVER) },
-    ]);
-    const image = await createSwarmImageBuilder({ registry: options.registry }).build({ context: Readable.from([tar]), dockerfile: "Dockerfile", tag: `${run}/app:${version}`, labels, memoryMb: 256, timeoutMs: 120_000, onLog: () => undefined });
+    const image = await buildVersionImage(createSwarmImageBuilder({ registry: options.registry }), { server: SERVER, version, tag: `${run}/app:${version}`, labels });
     images.push(image);
     return image;
   };
