@@ -78,6 +78,19 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
       },
       { timeout: 90_000, interval: 250 },
     );
+  /** The edge in its container on `port`, Node behind it on its socket: also what a restarted Reposite starts. */
+  const startEdge = (image: string) =>
+    startNginxEdge({
+      dir: join(root, "edge"),
+      listen: { hostname: "127.0.0.1", port },
+      node: { socket: join(root, "run", "node.sock") },
+      trustProxy: false,
+      shutdownMs: 3_000,
+      table,
+      appRoutes: routes,
+      coalesceMs: 100,
+      runner: containerNginx({ image, name: container, mounts: [join(root, "run")], labels }),
+    });
   /** Steady requests through the edge (two clients, a new connection each) while `during` runs. */
   const underLoad = async <T>(during: () => Promise<T>) => {
     let polling = true;
@@ -138,17 +151,7 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
     table = reposite.container.resolve(EdgeRouteTable);
     await table.load();
     port = await freePort();
-    edge = await startNginxEdge({
-      dir: join(root, "edge"),
-      listen: { hostname: "127.0.0.1", port },
-      node: { socket: join(root, "run", "node.sock") },
-      trustProxy: false,
-      shutdownMs: 3_000,
-      table,
-      appRoutes: routes,
-      coalesceMs: 100,
-      runner: containerNginx({ image: nginxImage, name: container, mounts: [join(root, "run")], labels }),
-    });
+    edge = await startEdge(nginxImage);
   }, 400_000);
 
   afterAll(async () => {
@@ -240,17 +243,7 @@ describe.skipIf(!engine.available)("the nginx edge in a container in front of Sw
     // A second edge with the same container name: what a Reposite restarted after a crash starts.
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const image = await buildLocalNginxImage();
-    const takeover = await underLoad(() => startNginxEdge({
-      dir: join(root, "edge"),
-      listen: { hostname: "127.0.0.1", port },
-      node: { socket: join(root, "run", "node.sock") },
-      trustProxy: false,
-      shutdownMs: 3_000,
-      table,
-      appRoutes: routes,
-      coalesceMs: 100,
-      runner: containerNginx({ image, name: container, mounts: [join(root, "run")], labels }),
-    }));
+    const takeover = await underLoad(() => startEdge(image));
     const again = takeover.result;
     try {
       // Visitors saw no gap while the new edge took the running nginx over.
