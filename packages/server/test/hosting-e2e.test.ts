@@ -636,8 +636,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
     }
 
     await restartAfterKill();
-    // With nginx in front /healthz answers as soon as nginx is up, a moment before the start-up lines are written.
-    await expect.poll(() => server.output().stdout, { timeout: 5_000 }).toMatch(/app hosting: docker \S+ \(2 apps running\)/);
+    expect(server.output().stdout).toMatch(/app hosting: docker \S+ \(2 apps running\)/);
     expect(await appJson(slugs.auto, "/app/back")).toMatchObject({ version: "auto-1", path: "/back" });
     expect((await appJson(slugs.docker)).version).toBe("docker-1");
     // Found by labels: the same containers, no new run.

@@ -19,7 +19,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `reposite serve` in its own process on `port`, and resolves once it answers `/healthz`. */
+/** Runs `reposite serve` in its own process on `port`, and resolves once it has printed its start-up lines and answers `/healthz`. */
 export async function startServerProcess(port: number, env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(BIN.replace("bin/reposite.mjs", "dist/index.js"))) {
     throw new Error("packages/server/dist is missing: run `npm run build` (npm test does it first).");
@@ -34,10 +34,12 @@ export async function startServerProcess(port: number, env: Record<string, strin
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    const up = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+  // Up once /healthz answers and the start-up lines are out: behind nginx, /healthz answers a moment before
+  // `reposite serve` has finished starting (recovered apps and runs) and printed them; "payments:" is the last line.
+  for (const deadline = Date.now() + 30_000; ; ) {
+    const up = /^ {2}payments: /m.test(stdout) && (await fetch(`${url}/healthz`).then((response) => response.ok, () => false));
     if (up) break;
-    if (child.exitCode !== null || attempt > 200) {
+    if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`the server did not start:\n${stdout}\n${stderr}`);
     }
