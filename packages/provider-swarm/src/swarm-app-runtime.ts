@@ -63,6 +63,24 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
         throw say(`cannot update ${info.Spec.Name}: ${engineMessage(error)}`);
       });
   };
+  /**
+   * A server-side rollback to the spec before the last update (Engine API `rollback=previous`: the
+   * body is ignored), run with the service's RollbackConfig (start-first). Swarm writes the
+   * update's status as it goes, which moves the service's version: a write that lost that race is
+   * sent again with the version as it is now.
+   */
+  const rollBack = async (id: string) => {
+    for (let attempt = 1; ; attempt++) {
+      const info = await service(id);
+      if (!info) throw say(`no app ${id} to roll back`);
+      try {
+        await docker.getService(id).update({ ...(auth ? { authconfig: auth } : {}), _query: { version: info.Version.Index, rollback: "previous" }, _body: info.Spec } as unknown as Record<string, unknown>);
+        return;
+      } catch (error) {
+        if (attempt >= 5 || !/out of sequence/i.test(engineMessage(error))) throw say(`cannot roll ${info.Spec.Name} back: ${engineMessage(error)}`);
+      }
+    }
+  };
   const setReplicas = async (id: string, replicas: number) => {
     const info = await service(id);
     if (!info) return null;
@@ -128,9 +146,16 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
     async replace(id: string, change: AppChange, rollout: RolloutOptions = {}): Promise<RolloutResult> {
       const info = await service(id);
       if (!info) throw say(`no app ${id} to replace`);
+      if (rollout.signal?.aborted) return { outcome: "cancelled", message: "cancelled before the update started" };
       const since = new Date(Date.now() - 1_000).toISOString();
       await update(info, changedSpec(info.Spec, change, Number(info.Spec.Labels[LABEL_PORT] ?? 0)));
-      const result = await followUpdate(docker, id, since, rollout.timeoutMs ?? options.rolloutTimeoutMs ?? 300_000, rollout.onProgress ?? (() => undefined));
+      const result = await followUpdate(docker, id, {
+        since,
+        timeoutMs: rollout.timeoutMs ?? options.rolloutTimeoutMs ?? 300_000,
+        onProgress: rollout.onProgress ?? (() => undefined),
+        ...(rollout.signal ? { signal: rollout.signal } : {}),
+        rollBack: () => rollBack(id),
+      });
       if (result.outcome === "rolled_back") {
         // Why the new task failed: the task's own error says more than "rolled back".
         const failed = (await tasks(id)).find((task) => task.Spec?.ContainerSpec?.Image === change.image && task.Status?.Err);

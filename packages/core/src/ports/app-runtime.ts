@@ -129,11 +129,20 @@ export interface RolloutOptions {
   timeoutMs?: number;
   /** One line per step of the update, for the run's log. */
   onProgress?(line: string): void;
+  /**
+   * Cancels the rollout (a cancelled deploy). Aborted while the update is under way, the runtime
+   * rolls the app back to its previous version and resolves `cancelled` once that version serves
+   * again; aborted before it began, nothing changes. An update already completed stands.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RolloutResult {
-  /** `updated`: the new version serves; `rolled_back`: it never became healthy and the old one serves. */
-  outcome: "updated" | "rolled_back";
+  /**
+   * `updated`: the new version serves; `rolled_back`: it never became healthy and the old one
+   * serves; `cancelled`: `signal` aborted the rollout and the old one serves again.
+   */
+  outcome: "updated" | "rolled_back" | "cancelled";
   /** The runtime's words on the outcome (`update completed`, `rollback completed`, the task's error). */
   message: string;
 }
