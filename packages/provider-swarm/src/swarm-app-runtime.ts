@@ -251,9 +251,11 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
 
     async diskUsage(id, volume) {
       const found = await containerOf(liveTask(await tasks(id)));
+      // The volume is on the node apps with one are pinned to, also while the app is stopped.
+      const volumeNode = volume ? await nodes.of(options.volumeNode ?? (await nodes.managerNode())) : null;
       return {
         writableBytes: found ? await found.runtime.containerSize(found.containerId) : null,
-        volumeBytes: found && volume ? await found.runtime.volumeSize(volume) : null,
+        volumeBytes: volumeNode && volume ? await volumeNode.volumeSize(volume) : null,
       };
     },
   };

@@ -1,5 +1,5 @@
 import type { AppRuntime, ImageBuilder } from "@reposite/core";
-import { createSwarmAppRuntime, createSwarmImageBuilder, type SwarmOptions } from "@reposite/provider-swarm";
+import { createSwarmAppRuntime, createSwarmImageBuilder, type SwarmAppRuntime, type SwarmOptions } from "@reposite/provider-swarm";
 import type { NginxPlacement } from "./edge/nginx-container.js";
 
 /** Apps on Docker Swarm (REPOSITE_RUNTIME=swarm): the two ports, and what the start-up output says of them. */
@@ -23,9 +23,28 @@ export async function startSwarmHosting(options: SwarmOptions): Promise<SwarmHos
     const where = options.dockerHost ?? process.env.DOCKER_HOST ?? "/var/run/docker.sock";
     throw new Error(`[reposite] REPOSITE_RUNTIME=swarm, but the swarm at ${where} cannot host apps: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (options.reach !== "network") await gatewayOnOneNode(appRuntime);
   const privileges = await appRuntime.noNewPrivileges().catch(() => null);
   const reach = options.reach === "network" ? "apps reached on their overlay networks (an edge attached to them)" : "apps reached at their tasks' docker_gwbridge addresses (on this node)";
   return { appRuntime, imageBuilder, note: [`images: ${imageBuilder.provider}`, reach, ...(privileges ? [privileges.note] : [])].join("; ") };
+}
+
+/**
+ * Gateway reach is node-local: a task on another node has its docker_gwbridge address there, which
+ * this machine cannot reach, so its app would deploy and never answer. While any other node takes
+ * tasks the start is refused (a node joining later is not seen: docs/deploy/swarm.md).
+ */
+async function gatewayOnOneNode(appRuntime: SwarmAppRuntime): Promise<void> {
+  const [info, nodes] = await Promise.all([
+    appRuntime.docker.info() as Promise<{ Swarm?: { NodeID?: string } }>,
+    appRuntime.docker.listNodes() as Promise<Array<{ ID: string; Spec?: { Availability?: string }; Description?: { Hostname?: string } }>>,
+  ]);
+  const others = nodes.filter((node) => node.ID !== info.Swarm?.NodeID && node.Spec?.Availability === "active");
+  if (others.length === 0) return;
+  const names = others.map((node) => node.Description?.Hostname ?? node.ID).join(", ");
+  throw new Error(
+    `[reposite] REPOSITE_SWARM_REACH=gateway reaches apps only on the node Reposite runs on, but other nodes of the swarm take tasks (${names}): set REPOSITE_EDGE=nginx (nginx in a container joins the apps' overlay networks, which reach every node), or drain the other nodes (docker node update --availability drain <node>).`,
+  );
 }
 
 /**

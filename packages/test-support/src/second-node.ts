@@ -23,6 +23,12 @@ export interface SwarmNode {
    * task's on its docker_gwbridge).
    */
   reachPort(port: number, host?: string): Promise<number>;
+  /**
+   * Makes this machine's loopback `port` reach the same port on the node's loopback, where its
+   * Engine publishes containers' ports: as though the node's Engine ran on this machine, which is
+   * where a control plane on the manager's machine finds its edge container.
+   */
+  forwardPort(port: number): Promise<void>;
 }
 
 export interface TwoNodeSwarm {
@@ -103,6 +109,10 @@ export async function startTwoNodeSwarm(): Promise<TwoNodeSwarm> {
         await bridge(null, local, ns, port, host);
         await waitFor(`127.0.0.1:${local}`, () => listening(local));
         return local;
+      },
+      async forwardPort(port) {
+        await bridge(null, port, ns, port);
+        await waitFor(`127.0.0.1:${port}`, () => listening(port));
       },
     });
     return {

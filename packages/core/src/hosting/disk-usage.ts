@@ -1,5 +1,6 @@
 import type { DiskUsage } from "@reposite/contract";
 import type { ContainerRuntime } from "../ports/container-runtime.js";
+import { asOrchestrated } from "./orchestrated-runtime.js";
 
 /** What one app holds on disk, as `metrics.storage` shows it: the HTTP contract's `DiskUsage`. */
 export type { DiskUsage } from "@reposite/contract";
@@ -19,11 +20,7 @@ export async function measureDisk(
   limitMb: number,
   measuredAt: string,
 ): Promise<DiskUsage> {
-  const [image, container, volume] = await Promise.all([
-    runtime.imageSize(parts.image),
-    runtime.containerSize(parts.containerId),
-    parts.volume ? runtime.volumeSize(parts.volume) : Promise.resolve(0),
-  ]);
+  const [image, [container, volume]] = await Promise.all([runtime.imageSize(parts.image), appSizes(runtime, parts)]);
   const used = (image ?? 0) + (container ?? 0) + (volume ?? 0);
   return {
     used_mb: toMb(used),
@@ -34,6 +31,20 @@ export async function measureDisk(
     volume_mb: toMb(volume ?? 0),
     measured_at: measuredAt,
   };
+}
+
+/**
+ * The writable layer and the volume. An orchestrated runtime knows a volume only with its app (on
+ * Swarm it is on the node the app is pinned to, not on the control plane's Engine): one
+ * `diskUsage(app, volume)` reads both there.
+ */
+async function appSizes(runtime: ContainerRuntime, parts: { containerId: string; volume: string | null }): Promise<[number | null, number | null]> {
+  const apps = asOrchestrated(runtime)?.apps;
+  if (apps?.capabilities.disk && apps.diskUsage) {
+    const usage = await apps.diskUsage(parts.containerId, parts.volume ?? undefined);
+    return [usage.writableBytes, parts.volume ? usage.volumeBytes : 0];
+  }
+  return Promise.all([runtime.containerSize(parts.containerId), parts.volume ? runtime.volumeSize(parts.volume) : Promise.resolve(0)]);
 }
 
 /**
