@@ -362,6 +362,72 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     github.addRepo(dockerRepo("v2"));
   }, 400_000);
 
+  it("a deploy cancelled while Swarm rolls the new version in: Swarm rolls back, the run ends cancelled, the old version answers throughout and the new image is gone", async () => {
+    const [service] = await servicesOf(sites.app);
+    const specImage = async () => (await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service!])).stdout.trim();
+    const before = await specImage();
+    // Slow to start, but healthy in time (it listens after 7 s, before Swarm's health check counts it
+    // unhealthy): left alone, this rollout would complete.
+    github.addRepo(dockerRepo("v5", [], 'CMD ["node", "-e", "setTimeout(() => require(\\"/app/server.js\\"), 7000)"]'));
+    let answered = 0;
+    const failures: string[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await site(slugs.app, "/app/").catch((error: unknown) => ({ status: 0, headers: {}, body: String(error) }));
+        if (answer.status === 200 && (JSON.parse(answer.body) as { version: string }).version === "v2") answered += 1;
+        else failures.push(`${answer.status} ${answer.body.slice(0, 80)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    try {
+      const { run_id, job_id } = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${sites.app}/deployment/deploy`, tokens.ada, { method: "POST" });
+      // The job's live log (the run keeps its log tail only once it ends): cancelled once Swarm says the update is under way.
+      const stream = await api(`/app/jobs/${job_id}/stream`, tokens.ada, { signal: AbortSignal.timeout(240_000) });
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (let said = ""; !said.includes("Swarm update updating"); ) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the job ended before its rollout started: ${said.slice(-2000)}`);
+        said += value;
+      }
+      await reader.cancel().catch(() => undefined);
+      const rolledIn = await specImage();
+      expect(rolledIn).not.toBe(before);
+      const cancelled = await apiJson<Job>(`/app/jobs/${job_id}/cancel`, tokens.ada, { method: "POST" });
+      expect(cancelled.status).toBe("cancelled");
+      // The run ends once Swarm has rolled back.
+      let last: Deployment["last_run"] = null;
+      for (const deadline = Date.now() + 120_000; (last = (await deploymentOf(sites.app)).last_run)?.run_id !== run_id || last.status !== "failed"; await new Promise((resolve) => setTimeout(resolve, 250))) {
+        if (Date.now() > deadline) throw new Error(`the cancelled run did not end: ${JSON.stringify(last)}`);
+      }
+      // Ten more requests' worth after the end: the old version still answers.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      polling = false;
+      await poller;
+      console.log(`[hosting-swarm-e2e] (${shape}) a rollout cancelled mid-way: ${answered} answered by v2, ${failures.length} failed ${JSON.stringify([...new Set(failures)])}`);
+      const log = (await apiJson<{ log_tail: string }>(`/app/sites/${sites.app}/deployment/runs/${run_id}`, tokens.ada)).log_tail;
+      expect(last).toMatchObject({ status: "failed", reason: "The deploy was cancelled." });
+      expect((await deploymentOf(sites.app)).status).toBe("running");
+      expect(log).toContain("Cancelled: asking Swarm to roll back to the previous version");
+      expect(log).toContain("rollback_completed");
+      expect(failures).toEqual([]);
+      expect(answered).toBeGreaterThan(20);
+      // Nothing half-rolled: the service runs the old digest, in one task; the new image is gone here and from the registry.
+      expect(await specImage()).toBe(before);
+      expect((await docker(["service", "inspect", "--format", "{{.UpdateStatus.State}}", service!])).stdout.trim()).toBe("rollback_completed");
+      const wanted = (await docker(["service", "ps", "--filter", "desired-state=running", "--format", "{{.Image}}", service!])).stdout.split("\n").filter(Boolean);
+      expect(wanted).toHaveLength(1);
+      const [repository, digest] = rolledIn.slice(registry.address.length + 1).split("@");
+      await expect.poll(() => registry.has(repository!, digest!), { timeout: 10_000 }).toBe(false);
+      expect((await docker(["images", "-q", "--filter", `label=dev.reposite.run=${run_id}`])).stdout.trim()).toBe("");
+      expect((await appJson(slugs.app)).version).toBe("v2");
+    } finally {
+      polling = false;
+      await poller;
+      github.addRepo(dockerRepo("v2"));
+    }
+  }, 400_000);
+
   it("a first deploy that outgrows its memory is diagnosed as out of memory (last_exit_oom) and leaves no service", async () => {
     const failed = await deploy(tokens.ada, sites.hungry);
     expect(failed.job.status).toBe("error");

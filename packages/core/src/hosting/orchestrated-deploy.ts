@@ -5,6 +5,7 @@ import type { ContainerState } from "../ports/container-runtime.js";
 import { AppRoutes } from "./app-routes.js";
 import { containerName, networkName, volumeName } from "./app-names.js";
 import type { AppContainer, DeploymentRecord } from "./deployment-record.js";
+import { DeploymentStore } from "./deployment-store.js";
 import { AppStartFailure, type StartFacts } from "./diagnosis/start-facts.js";
 import { isHealthyStatus } from "./health-check.js";
 import { HostingAvailability } from "./hosting-availability.js";
@@ -39,6 +40,8 @@ const OUTPUT_LINES = 50;
  * address for the new version (a task's own address), the `/app/` route moves to it as soon as the
  * runtime reports it, before the old one is gone. A rollback fails with `502 app_unhealthy` and
  * the same start facts a container that did not come up gives, so the diagnosis reads the same.
+ * A cancelled deploy cancels the rollout: the runtime rolls back, and once the old version serves
+ * again the route and the record point at it and the run ends cancelled, as on one engine.
  */
 @injectable()
 export class OrchestratedApps {
@@ -47,6 +50,7 @@ export class OrchestratedApps {
   constructor(
     @inject(HostingAvailability) private readonly availability: HostingAvailability,
     @inject(AppRoutes) private readonly routes: AppRoutes,
+    @inject(DeploymentStore) private readonly deployments: DeploymentStore,
     @inject(HOSTING_SETTINGS, { isOptional: true }) settings?: Partial<HostingSettings>,
   ) {
     this.settings = { ...DEFAULT_HOSTING_SETTINGS, ...settings };
@@ -105,17 +109,37 @@ export class OrchestratedApps {
       .replace!(current.id, { image: reference, env: { ...launch.env, PORT: String(record.setup.port) } }, {
         timeoutMs: this.settings.healthTimeoutMs * 3,
         onProgress: (line) => launch.log?.(line),
+        ...(launch.signal ? { signal: launch.signal } : {}),
       })
       .finally(() => (following = false));
     await follow;
+    if (result.outcome === "cancelled") {
+      await this.backToPrevious(siteId, current);
+      launch.log?.(`${apps.provider} rolled back to the previous version, which serves again (${result.message}).`);
+      // The pipeline sees its signal aborted and ends the run as every cancelled run ends.
+      throw launch.signal?.reason ?? new Error("The rollout was cancelled.");
+    }
     if (result.outcome === "rolled_back") {
       // The old version never stopped serving; the route goes back to it if it had moved.
-      this.routes.set(siteId, { status: "running", target: { host: current.host, port: current.port, network: current.network ?? null } });
+      await this.backToPrevious(siteId, current);
       const facts = await this.facts(current.id, record, launch, "timed_out");
       throw new AppStartFailure(`The new version never became healthy, so ${apps.provider} rolled back to the previous one, which keeps serving (${result.message}).`, facts);
     }
     launch.log?.(`Rolled over: ${result.message}.`);
     return current.id;
+  }
+
+  /**
+   * After a rollback, the route and the saved app point where the previous version answers now: a
+   * rollback that came after Swarm had stopped the old task (a cancel late in the update) runs it
+   * in a new task, at a new address where the runtime's addresses are tasks' own.
+   */
+  private async backToPrevious(siteId: string, current: AppContainer): Promise<void> {
+    const address = await this.runtime!.apps.address(current.id).catch(() => null);
+    const target = address ? targetOf(address) : { host: current.host, port: current.port, network: current.network ?? null };
+    this.routes.set(siteId, { status: "running", target });
+    if (target.host === current.host && target.port === current.port) return;
+    await this.deployments.update(siteId, (record) => (record.container?.id === current.id ? { ...record, container: { ...record.container, ...target } } : record));
   }
 
   /**
