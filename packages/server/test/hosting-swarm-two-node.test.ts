@@ -78,14 +78,23 @@ describe.skipIf(!engine.available)("an app on the swarm's other node through a r
     REPOSITE_EDGE: "nginx",
     REPOSITE_EDGE_NGINX_IMAGE: nginxImage,
   });
-  /** The app's service on the manager, and the nodes its running tasks are on, asked of the swarm. */
+  /** The app's service on the manager, and its running task (node and container), asked of the swarm. */
   const serviceOf = async () => (await manager.listServices({ filters: { label: [`${LABEL_SITE}=${siteId}`] } })) as Array<{ ID: string }>;
-  const runningOn = async (serviceId: string) =>
-    ((await manager.listTasks({ filters: { service: [serviceId], "desired-state": ["running"] } })) as Array<{ NodeID: string; Status: { State: string } }>)
-      .filter((task) => task.Status.State === "running")
-      .map((task) => task.NodeID);
+  const runningTasks = async () => {
+    const [service] = await serviceOf();
+    const tasks = (await manager.listTasks({ filters: { service: [service!.ID], "desired-state": ["running"] } })) as Array<{ NodeID: string; Status: { State: string; ContainerStatus?: { ContainerID?: string } } }>;
+    return tasks.filter((task) => task.Status.State === "running").map((task) => ({ node: task.NodeID, container: task.Status.ContainerStatus?.ContainerID ?? "" }));
+  };
+  /** The one running task is the worker's: its node, and its container on the worker's Engine (none on the manager's). */
+  const taskOnWorker = async () => {
+    const tasks = await runningTasks();
+    expect(tasks.map((task) => task.node)).toEqual([swarm.worker.nodeId]);
+    expect(await appContainers(swarm.worker.dockerHost)).toContain(tasks[0]!.container);
+    expect(await appContainers(swarm.manager.dockerHost)).toEqual([]);
+    return tasks[0]!.container;
+  };
   const lines = async (host: string, args: string[]) => (await docker(args, { host })).stdout.split("\n").filter(Boolean);
-  const appContainers = (host: string) => lines(host, ["ps", "-q", "--filter", `label=${LABEL_SITE}=${siteId}`]);
+  const appContainers = (host: string) => lines(host, ["ps", "-q", "--no-trunc", "--filter", `label=${LABEL_SITE}=${siteId}`]);
   const metricsOf = () => client.apiJson<Metrics>(`/app/sites/${siteId}/deployment/metrics`, ada);
   const volume = () => `reposite-data-${lower(siteId)}`;
   const network = () => `reposite-app-${lower(siteId)}`;
@@ -126,21 +135,16 @@ describe.skipIf(!engine.available)("an app on the swarm's other node through a r
   it("deploys the app with a volume onto the worker, and /app/ answers from the worker's task", async () => {
     const first = await client.deploy(ada, siteId);
     expect(first.job.status, first.log).toBe("done");
-    const [service] = await serviceOf();
-    expect(service).toBeTruthy();
-    expect(await runningOn(service!.ID)).toEqual([swarm.worker.nodeId]);
-    const [onWorker] = await appContainers(swarm.worker.dockerHost);
-    expect(onWorker).toBeTruthy();
-    expect(await appContainers(swarm.manager.dockerHost)).toEqual([]);
+    const onWorker = await taskOnWorker();
     // The answer crosses the overlay from the edge on the manager to the task on the worker.
-    expect(await client.appJson(slug, "/app/hello")).toMatchObject({ version: "v1", path: "/hello", prefix: "/app", host: onWorker!.slice(0, 12) });
+    expect(await client.appJson(slug, "/app/hello")).toMatchObject({ version: "v1", path: "/hello", prefix: "/app", host: onWorker.slice(0, 12) });
     // The data volume is on the worker, where the app writes to it.
     expect((await client.site(slug, "/app/files/kept", { method: "PUT", body: "x".repeat(600 * 1024) })).body).toBe("kept");
     expect(await lines(swarm.worker.dockerHost, ["volume", "ls", "-q", "--filter", `name=^${volume()}$`])).toEqual([volume()]);
     expect(await lines(swarm.manager.dockerHost, ["volume", "ls", "-q", "--filter", `name=^${volume()}$`])).toEqual([]);
   }, 300_000);
 
-  it("the app's screen reads the worker: its output, and metrics with memory, CPU and disk figures", async () => {
+  it("the app's screen reads the worker: its output, and metrics with memory and the volume's size, also while stopped; a start runs it there again", async () => {
     const logs = await client.api(`/app/sites/${siteId}/deployment/logs?tail=50`, ada);
     expect(logs.status).toBe(200);
     expect(await logs.text()).toContain("starting v1");
@@ -159,9 +163,7 @@ describe.skipIf(!engine.available)("an app on the swarm's other node through a r
     for (const deadline = Date.now() + 20_000; stopped.storage.measured_at === metrics.storage.measured_at && Date.now() < deadline; stopped = await metricsOf()) await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(stopped).toMatchObject({ running: false, storage: { volume_mb: metrics.storage.volume_mb } });
     expect((await client.apiJson<{ status: string }>(`/app/sites/${siteId}/deployment/start`, ada, { method: "POST" })).status).toBe("running");
-    const [service] = await serviceOf();
-    expect(await runningOn(service!.ID)).toEqual([swarm.worker.nodeId]);
-    expect((await client.appJson(slug)).version).toBe("v1");
+    expect((await client.appJson(slug)).host).toBe((await taskOnWorker()).slice(0, 12));
   }, 120_000);
 
   it("a redeploy rolls over on the worker with every request through /app/ answered, the volume kept", async () => {
@@ -171,10 +173,7 @@ describe.skipIf(!engine.available)("an app on the swarm's other node through a r
     expect(rollout.job.status, rollout.log).toBe("done");
     expect(rollout.log).toContain("Rolled over");
     expect(failures).toEqual([]);
-    const [service] = await serviceOf();
-    expect(await runningOn(service!.ID)).toEqual([swarm.worker.nodeId]);
-    const [onWorker] = await appContainers(swarm.worker.dockerHost);
-    expect(await client.appJson(slug)).toMatchObject({ version: "v2", host: onWorker!.slice(0, 12) });
+    expect(await client.appJson(slug)).toMatchObject({ version: "v2", host: (await taskOnWorker()).slice(0, 12) });
     expect((await client.site(slug, "/app/files/kept")).body.length).toBe(600 * 1024);
   }, 300_000);
 
