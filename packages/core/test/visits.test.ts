@@ -150,6 +150,14 @@ describe("visits: counting and writing", () => {
     expect(counter.unwritten().get("site_a")).toBe(2);
   });
 
+  it("counts alike requests at once (a log read's repeated lines), and a bot's not at all", async () => {
+    const { counter } = await setup();
+    expect(counter.count("site_a", view("/"), 40)).toBe(true);
+    expect(counter.count("site_a", view("/about", CHROME))).toBe(true);
+    expect(counter.count("site_a", view("/", BOTS[0]), 40)).toBe(false);
+    expect(counter.unwritten().get("site_a")).toBe(41);
+  });
+
   it("writes in batches: one modify per project per flush, never one per request", async () => {
     const { counter, modify, visitsOf } = await setup();
     for (let i = 0; i < 250; i++) counter.count("site_a", view());

@@ -60,6 +60,7 @@ export const edgeVisitsInputSchema = z
           method: z.string().max(16),
           path: z.string().max(4096),
           user_agent: z.string().max(1024).optional(),
+          count: z.number().int().min(1).max(1_000_000).optional().describe("Alike page views this entry stands for (the edge sends a repeated log line once); 1 when absent"),
         }),
       )
       .max(10_000),

@@ -3,7 +3,7 @@ import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
 import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
 import { appCookies, forwarding, forwardingHttp } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
-import { siteHostMap, siteHttp, siteLocations, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
+import { siteHostMap, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
 
 /** What the generated nginx configuration needs besides the routes. */
@@ -210,6 +210,7 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonl
     "    }",
     ...(names && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
     ...app,
+    ...(sites ? siteLocationsAfterApp() : []),
     ...(settings.appPages ? appPagesLocations(settings.appPages) : []),
     "  }",
   ];

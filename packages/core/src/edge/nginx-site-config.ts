@@ -27,44 +27,48 @@ const NOT_FOUND_URI = "/.reposite-404";
 
 /**
  * Paths Reposite answers on a site host even for GET: sign-in, members' account, the forum, and a
- * custom domain's proof (what `GET …/domain` fetches to say the domain is live).
+ * custom domain's proof (what `GET …/domain` fetches to say the domain is live). Each has its own
+ * location, so a page read costs no regular expression.
  */
-const DYNAMIC_PATHS = `(?:/(auth|community)(/|$)|${DOMAIN_PROOF_PATH.replace(/\./g, "\\.")}$)`;
+const DYNAMIC_LOCATIONS = ["= /auth", "^~ /auth/", "= /community", "^~ /community/", `= ${DOMAIN_PROOF_PATH}`];
+
+/** Headers of a page (`index.html`, `pages/*.html`): always HTML with .br/.gz beside it, so fixed, not looked up per request. */
+const PAGE_HEADERS = [
+  `add_header Cache-Control "${HTML_CACHE_CONTROL}";`,
+  "add_header X-Content-Type-Options nosniff;",
+  `add_header Content-Security-Policy "${HTML_CSP}";`,
+  'add_header Vary "Accept-Encoding";',
+];
 
 export const siteModules = (sites: NginxSiteSettings | undefined): string[] => (sites?.brotliModule ? [`load_module ${sites.brotliModule};`] : []);
 
-/** `http`-level maps: which site a read is for, and the headers of the file served. */
+/** `http`-level maps: which site a read is for, the headers of a file served, and the visits log's line. */
 export function siteHttp(sites: NginxSiteSettings): string[] {
   const texts = Object.keys(EDGE_FILE_TYPES).filter((ext) => isCompressible(EDGE_FILE_TYPES[ext]!));
   const images = Object.keys(EDGE_FILE_TYPES).filter((ext) => EDGE_FILE_TYPES[ext]!.startsWith("image/") && ext !== "svg");
+  // A file's $uri, once try_files found it, is `/<slug>/current/<folder>/…` (see fileServing).
+  const inFolder = (folders: string) => `^/[^/]+/current/${folders}/`;
   return [
-    // GET/HEAD of a path that is not dynamic and has no trailing slash (Reposite answers its 301).
-    '  map "$request_method $uri" $reposite_read {',
+    // The site's folder for a GET or HEAD of a site on disk; "" sends the request to Reposite.
+    "  map $request_method $reposite_static {",
     '    default "";',
-    `    "~^(GET|HEAD) ${DYNAMIC_PATHS}" "";`,
-    '    "~^(GET|HEAD) /$" 1;',
-    '    "~^(GET|HEAD) .*[^/]$" 1;',
+    "    GET $reposite_site;",
+    "    HEAD $reposite_site;",
     "  }",
-    // The site's folder for a read of a site on disk; "" sends the request to Reposite.
-    '  map "$reposite_read:$reposite_site" $reposite_static {',
-    '    default "";',
-    '    "~^1:(?<reposite_static_slug>.+)$" $reposite_static_slug;',
-    "  }",
-    // Headers by the file served ($uri after try_files): its folder and extension tell its type.
+    // Headers of a file other than a page, by its folder and extension.
     "  map $uri $reposite_cache_control {",
     `    default "${HTML_CACHE_CONTROL}";`,
-    `    "~^/(files|plain|typed)/_images/" "${CONTENT_ADDRESSED_CACHE_CONTROL}";`,
+    `    "~${inFolder("(files|plain|typed)/_images")}" "${CONTENT_ADDRESSED_CACHE_CONTROL}";`,
     `    "~\\.(${images.join("|")})$" "${IMAGE_CACHE_CONTROL}";`,
     "  }",
     // Text may be sent as .br or .gz: it varies by Accept-Encoding, whichever body this client gets.
     "  map $uri $reposite_vary {",
     '    default "";',
-    '    "~^/plain/" "";',
+    `    "~${inFolder("plain")}" "";`,
     `    "~\\.(${texts.join("|")})$" "Accept-Encoding";`,
     "  }",
     "  map $uri $reposite_csp {",
     '    default "";',
-    `    "~^/pages/" "${HTML_CSP}";`,
     `    "~\\.html$" "${HTML_CSP}";`,
     `    "~\\.svg$" "${SVG_CSP}";`,
     "  }",
@@ -74,30 +78,47 @@ export function siteHttp(sites: NginxSiteSettings): string[] {
     "    200 1;",
     "    304 1;",
     "  }",
-    "  log_format reposite_visits '$reposite_static $request_method $request_uri $http_user_agent';",
+    // No escaping: nginx refuses spaces and control characters in the request line and line breaks in headers.
+    "  log_format reposite_visits escape=none '$reposite_static $request_method $request_uri $http_user_agent';",
   ];
 }
 
+/**
+ * What serves a site's files: the root is fixed and the slug is in try_files' names, so nginx
+ * builds a path from variables once per name tried rather than for each file it opens.
+ */
 function fileServing(sites: NginxSiteSettings, indent: string): string[] {
   return [
-    `root ${sites.dir}/$reposite_static/current;`,
+    `root ${sites.dir};`,
     "types {",
     ...Object.entries(EDGE_FILE_TYPES).map(([ext, type]) => `  "${type}" ${ext};`),
     "}",
     "default_type application/octet-stream;",
-    // The .gz/.br next to a file go to clients that take them; Vary is set by type (`$reposite_vary`).
+    // The .gz/.br next to a file go to clients that take them; Vary is set by type.
     "gzip_static on;",
     "gzip_vary off;",
     ...(sites.brotliModule ? ["brotli_static on;"] : []),
   ].map((line) => indent + line);
 }
 
-/** The server's locations for site files: `/` (its own: nginx sees no extension in a dot file), the rest, the 404 page. */
+/** A name try_files tests in the site's current version. */
+const current = (path: string) => `/$reposite_static/current${path}`;
+
+/**
+ * The server's locations for site files: `/` (its own: nginx sees no extension in a dot file),
+ * pages, the rest, the 404 page, and the paths Reposite answers for reads.
+ */
 export function siteLocations(sites: NginxSiteSettings): string[] {
-  const typed = Object.keys(EDGE_FILE_TYPES).map((ext) => `/typed$uri.${ext}`);
+  const typed = Object.keys(EDGE_FILE_TYPES).map((ext) => current(`/typed$uri.${ext}`));
   return [
-    ...filesLocation(sites, "= /", `/${EDGE_ROOT_PAGE_FILE}`),
-    ...filesLocation(sites, "/", `/pages$uri.html /files$uri /plain$uri ${typed.join(" ")}`),
+    ...filesLocation(sites, "= /", PAGE_HEADERS, `${current(`/${EDGE_ROOT_PAGE_FILE}`)} =404`),
+    ...filesLocation(sites, "/", PAGE_HEADERS, `${current("/pages$uri.html")} ${SITE_FILES}`),
+    ...filesLocation(
+      sites,
+      SITE_FILES,
+      ["add_header Cache-Control $reposite_cache_control;", "add_header X-Content-Type-Options nosniff;", "add_header Content-Security-Policy $reposite_csp;", "add_header Vary $reposite_vary;"],
+      `${current("/files$uri")} ${current("/plain$uri")} ${typed.join(" ")} =404`,
+    ),
     // The site's 404 page in its design, without validators, asked for again each time; a site without one: Reposite's.
     `    location = ${NOT_FOUND_URI} {`,
     "      internal;",
@@ -110,31 +131,38 @@ export function siteLocations(sites: NginxSiteSettings): string[] {
     '      add_header Vary "Accept-Encoding" always;',
     "      add_header X-Reposite-Edge nginx always;",
     "      access_log off;",
-    `      try_files /${EDGE_NOT_FOUND_FILE} @reposite_node;`,
+    `      try_files ${current(`/${EDGE_NOT_FOUND_FILE}`)} @reposite_node;`,
     "    }",
+    ...DYNAMIC_LOCATIONS.flatMap((match) => [`    location ${match} {`, ...toReposite("      "), "    }"]),
   ];
 }
 
-function filesLocation(sites: NginxSiteSettings, match: string, files: string): string[] {
+/**
+ * Locations after the app's: a read of a path ending in "/" goes to Reposite (which answers its
+ * 301). Regular expressions are tried in order, and `/app/` must reach the app.
+ */
+export const siteLocationsAfterApp = (): string[] => ["    location ~ ./$ {", ...toReposite("      "), "    }"];
+
+/** The files a page's path did not name: tried in a location of their own, whose headers depend on the file. */
+const SITE_FILES = "@reposite_site_files";
+
+const toReposite = (indent: string) => [`${indent}error_page 418 = @reposite_node;`, `${indent}return 418;`];
+
+function filesLocation(sites: NginxSiteSettings, match: string, headers: string[], files: string): string[] {
   // Buffered: one write per 64 KB of lines or per second, not one per request.
   const log = sites.visitsLog ? `access_log ${sites.visitsLog} reposite_visits buffer=64k flush=1s if=$reposite_visit;` : "access_log off;";
   return [
     `    location ${match} {`,
-    "      error_page 418 = @reposite_node;",
     // `return` is the one thing safe inside `if`: everything not a read of a site on disk goes to Reposite.
-    '      if ($reposite_static = "") {',
-    "        return 418;",
-    "      }",
+    // (The files' own location is reached only from `/`, which checked.)
+    ...(match === SITE_FILES ? [] : ["      error_page 418 = @reposite_node;", '      if ($reposite_static = "") {', "        return 418;", "      }"]),
     ...fileServing(sites, "      "),
-    "      add_header Cache-Control $reposite_cache_control;",
-    "      add_header X-Content-Type-Options nosniff;",
-    "      add_header Content-Security-Policy $reposite_csp;",
-    "      add_header Vary $reposite_vary;",
+    ...headers.map((line) => `      ${line}`),
     // Tells a file nginx served from one Reposite answered (tests, operators).
     "      add_header X-Reposite-Edge nginx;",
     `      ${log}`,
     `      error_page 404 ${NOT_FOUND_URI};`,
-    `      try_files ${files} =404;`,
+    `      try_files ${files};`,
     "    }",
   ];
 }

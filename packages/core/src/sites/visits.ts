@@ -110,12 +110,15 @@ export class VisitCounter {
     this.settings = { ...DEFAULT_VISIT_SETTINGS, ...settings };
   }
 
-  /** Counts one request to the site of project `siteId` when it is a page view (see `isPageView`); answers whether it counted. */
-  count(siteId: string, request: VisitRequest): boolean {
+  /**
+   * Counts a request to the site of project `siteId` (`times` alike ones: a log read counts each
+   * distinct line once) when it is a page view (see `isPageView`); answers whether it counted.
+   */
+  count(siteId: string, request: VisitRequest, times = 1): boolean {
     if (this.closed || !isPageView(request)) return false;
     const entry = this.pending.get(siteId);
-    if (entry) entry.visits++;
-    else this.pending.set(siteId, { visits: 1 });
+    if (entry) entry.visits += times;
+    else this.pending.set(siteId, { visits: times });
     // The timer runs only while there is something to write; unref'd, it never keeps the process alive.
     if (!this.timer) {
       this.timer = setInterval(() => void this.flush(), this.settings.flushMs);

@@ -25,13 +25,13 @@ export async function startVisitLog(path: string, visits: Pick<VisitCounter, "co
   let rest = "";
   let reading: Promise<void> = Promise.resolve();
 
-  const countLine = (line: string) => {
+  const countLine = (line: string, times: number) => {
     const [slug = "", method = "", uri = "", ...agent] = line.split(" ");
     const siteId = siteIdOf(slug);
     if (!siteId) return;
     const query = uri.indexOf("?");
     const userAgent = agent.join(" ").trim();
-    visits.count(siteId, { method, path: query === -1 ? uri : uri.slice(0, query), userAgent: userAgent && userAgent !== "-" ? userAgent : undefined });
+    visits.count(siteId, { method, path: query === -1 ? uri : uri.slice(0, query), userAgent: userAgent && userAgent !== "-" ? userAgent : undefined }, times);
   };
   const read = async () => {
     const file = await open(path, "r").catch(() => null);
@@ -45,7 +45,10 @@ export async function startVisitLog(path: string, visits: Pick<VisitCounter, "co
       offset += bytesRead;
       const lines = (rest + buffer.subarray(0, bytesRead).toString("utf8")).split("\n");
       rest = lines.pop() ?? "";
-      for (const line of lines) if (line) countLine(line);
+      // Most lines repeat (the same page, the same browser): each distinct one is judged once, with its count.
+      const times = new Map<string, number>();
+      for (const line of lines) if (line) times.set(line, (times.get(line) ?? 0) + 1);
+      for (const [line, count] of times) countLine(line, count);
     } finally {
       await file.close();
     }

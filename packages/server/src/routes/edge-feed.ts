@@ -67,7 +67,8 @@ export function edgeFeedRoutes(app: H3, reposite: Reposite): void {
     async (_event, { body }) => {
       let counted = 0;
       for (const visit of body.visits) {
-        if (reposite.visits.count(visit.site_id, { method: visit.method, path: visit.path, userAgent: visit.user_agent })) counted += 1;
+        const times = visit.count ?? 1;
+        if (reposite.visits.count(visit.site_id, { method: visit.method, path: visit.path, userAgent: visit.user_agent }, times)) counted += times;
       }
       return { counted };
     },

@@ -195,6 +195,13 @@ describe.runIf(nginxHere)("REPOSITE_EDGE=nginx serves published sites from files
     expect(slash.headers.location).toBe("/sitemap.xml");
     const post = await get(port, host, "/", {}, "POST");
     expect(post.status).toBe(405);
+    // Under those paths and the domain's proof: Node; a path that only starts like one is a read nginx answers.
+    for (const path of ["/auth/sign-in", "/community/", "/.well-known/reposite-domain", "/about/"]) {
+      expect((await get(port, host, path)).headers["x-reposite-edge"], path).toBeUndefined();
+    }
+    const lookalike = await get(port, host, "/authors");
+    expect(lookalike.status).toBe(404);
+    expect(lookalike.headers["x-reposite-edge"]).toBe("nginx");
     // And while Node is stopped, they wait for it: nginx does not answer them from files.
     await withNodeStopped(async () => {
       await expect(get(port, host, "/auth")).rejects.toThrow(/no answer/);

@@ -91,6 +91,15 @@ describe("the edge feed's answers to wrong requests", () => {
     });
     expect(visits.status).toBe(200);
     expect(await visits.json()).toEqual({ counted: 0 });
+    // A repeated line's count is 1 to 1 000 000.
+    for (const count of [0, 1.5, 2_000_000]) {
+      const bad = await call(withFeed(), "/edge/visits", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ visits: [{ site_id: "site_x", method: "GET", path: "/", count }] }),
+      });
+      expect(bad.status, String(count)).toBe(422);
+    }
     const routes = await call(withFeed(), "/edge/routes?after=0", { headers: auth });
     expect(routes.status).toBe(200);
     expect(await routes.json()).toMatchObject({ version: expect.any(Number), apps: [], domains: [], sites: [] });

@@ -48,7 +48,7 @@ export class FeedClient {
   }
 
   /** Hands page views over to be counted. */
-  visits(visits: { site_id: string; method: string; path: string; user_agent?: string }[]): Promise<unknown> {
+  visits(visits: { site_id: string; method: string; path: string; user_agent?: string; count?: number }[]): Promise<unknown> {
     return this.call("/edge/visits", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ visits }) }, AbortSignal.timeout(CALL_TIMEOUT_MS));
   }
 

@@ -8,7 +8,8 @@ const BATCH = 5_000;
 
 /** The edge's visit counter: page views its nginx served, handed to a control plane in batches. */
 export interface VisitShipper {
-  count(siteId: string, request: VisitRequest): boolean;
+  /** Holds `times` alike page views (one line of the visits log, repeated) as one entry. */
+  count(siteId: string, request: VisitRequest, times?: number): boolean;
   /** Sends what is held now (the last batch at shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -20,7 +21,7 @@ export interface VisitShipper {
  * left out there). Held while no control plane answers, so a restart of one loses none.
  */
 export function startVisitShipper(client: FeedClient, everyMs = 1_000): VisitShipper {
-  let held: { site_id: string; method: string; path: string; user_agent?: string }[] = [];
+  let held: { site_id: string; method: string; path: string; user_agent?: string; count?: number }[] = [];
   let sending: Promise<void> = Promise.resolve();
   const send = async () => {
     while (held.length > 0) {
@@ -38,8 +39,8 @@ export function startVisitShipper(client: FeedClient, everyMs = 1_000): VisitShi
   const timer = setInterval(() => void flush(), everyMs);
   timer.unref();
   return {
-    count(siteId, request) {
-      held.push({ site_id: siteId, method: request.method, path: request.path, ...(request.userAgent ? { user_agent: request.userAgent.slice(0, 1024) } : {}) });
+    count(siteId, request, times = 1) {
+      held.push({ site_id: siteId, method: request.method, path: request.path, ...(request.userAgent ? { user_agent: request.userAgent.slice(0, 1024) } : {}), ...(times > 1 ? { count: times } : {}) });
       if (held.length > MAX_HELD) held = held.slice(held.length - MAX_HELD);
       return true;
     },
