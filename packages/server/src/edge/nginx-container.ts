@@ -32,7 +32,7 @@ export type NginxPlacement = { kind: "host" } | { kind: "container"; image: stri
  * REPOSITE_EDGE_NGINX: `host` (the machine's nginx) or `container` (nginx in a container that joins
  * the Swarm apps' overlay networks). `container` by default with REPOSITE_RUNTIME=swarm, since a
  * process on the host cannot join an overlay; `host` otherwise. REPOSITE_EDGE_NGINX_IMAGE names the
- * container's image (`nginx:stable` by default).
+ * container's image (`nginx:stable` by default). `container` is refused with the Docker runtime.
  */
 export function nginxPlacementFromEnv(env: Record<string, string | undefined>, runtime: { swarm: boolean }): NginxPlacement {
   const value = env.REPOSITE_EDGE_NGINX || (runtime.swarm ? "container" : "host");
@@ -44,6 +44,8 @@ export function nginxPlacementFromEnv(env: Record<string, string | undefined>, r
     if (image) throw new Error("[reposite] REPOSITE_EDGE_NGINX_IMAGE is the image of the nginx container: set REPOSITE_EDGE_NGINX=container too, or leave it out.");
     return { kind: "host" };
   }
+  // Apps on the Docker runtime answer on this machine's loopback, which a container's nginx cannot reach.
+  if (!runtime.swarm) throw new Error("[reposite] REPOSITE_EDGE_NGINX=container is for Swarm apps (REPOSITE_RUNTIME=swarm): apps on the Docker runtime answer on this machine's loopback, which nginx in a container cannot reach. Use REPOSITE_EDGE_NGINX=host.");
   if (image && !/^[a-zA-Z0-9][a-zA-Z0-9._\-/:@]*$/.test(image)) throw new Error(`[reposite] REPOSITE_EDGE_NGINX_IMAGE must be an image reference (for example nginx:1.27), not ${JSON.stringify(image)}.`);
   return { kind: "container", image: image || DEFAULT_NGINX_IMAGE };
 }
