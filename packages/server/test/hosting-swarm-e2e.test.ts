@@ -239,6 +239,20 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     const detail = await apiJson<{ log_tail: string }>(`/app/sites/${siteId}/deployment/runs/${run_id}`, token);
     return { job, runId: run_id, log: detail.log_tail };
   }
+  /** Resolves once the job's live log (its stream; a run keeps its log tail only once it ends) says `text`. */
+  async function untilJobSays(jobId: string, text: string): Promise<void> {
+    const stream = await api(`/app/jobs/${jobId}/stream`, tokens.ada, { signal: AbortSignal.timeout(240_000) });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let said = ""; !said.includes(text); ) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the job ended before its log said ${JSON.stringify(text)}: ${said.slice(-2000)}`);
+      said += value;
+    }
+    await reader.cancel().catch(() => undefined);
+  }
+  /** Slow to start, but healthy in time (it listens after 7 s, before Swarm's health check counts it unhealthy): left alone, its rollout completes. */
+  const slowRepo = (version: string) => dockerRepo(version, [], 'CMD ["node", "-e", "setTimeout(() => require(\\"/app/server.js\\"), 7000)"]');
+  const serviceImage = async (service: string) => (await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service])).stdout.trim();
   const deploymentOf = (siteId: string) => apiJson<Deployment>(`/app/sites/${siteId}/deployment`, tokens.ada);
   async function publishedProject(repo: FakeRepo, slug: string, setup: Record<string, unknown>, generate: Record<string, unknown> = { mode: "landing" }): Promise<string> {
     const { id } = await apiJson<{ id: string }>("/app/sites", tokens.ada, json({ repohost_url: `https://github.com/${repo.owner}/${repo.name}`, name: repo.name }));
@@ -364,11 +378,9 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
 
   it("a deploy cancelled while Swarm rolls the new version in: Swarm rolls back, the run ends cancelled, the old version answers throughout and the new image is gone", async () => {
     const [service] = await servicesOf(sites.app);
-    const specImage = async () => (await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service!])).stdout.trim();
+    const specImage = () => serviceImage(service!);
     const before = await specImage();
-    // Slow to start, but healthy in time (it listens after 7 s, before Swarm's health check counts it
-    // unhealthy): left alone, this rollout would complete.
-    github.addRepo(dockerRepo("v5", [], 'CMD ["node", "-e", "setTimeout(() => require(\\"/app/server.js\\"), 7000)"]'));
+    github.addRepo(slowRepo("v5"));
     let answered = 0;
     const failures: string[] = [];
     let polling = true;
@@ -382,15 +394,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     })();
     try {
       const { run_id, job_id } = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${sites.app}/deployment/deploy`, tokens.ada, { method: "POST" });
-      // The job's live log (the run keeps its log tail only once it ends): cancelled once Swarm says the update is under way.
-      const stream = await api(`/app/jobs/${job_id}/stream`, tokens.ada, { signal: AbortSignal.timeout(240_000) });
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-      for (let said = ""; !said.includes("Swarm update updating"); ) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the job ended before its rollout started: ${said.slice(-2000)}`);
-        said += value;
-      }
-      await reader.cancel().catch(() => undefined);
+      await untilJobSays(job_id, "Swarm update updating");
       const rolledIn = await specImage();
       expect(rolledIn).not.toBe(before);
       const cancelled = await apiJson<Job>(`/app/jobs/${job_id}/cancel`, tokens.ada, { method: "POST" });
@@ -427,6 +431,25 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
       github.addRepo(dockerRepo("v2"));
     }
   }, 400_000);
+
+  it("a server stopped (SIGTERM) while Swarm rolls a new version in rolls it back before it exits; started again, it serves the old version and the run says the server stopped", async () => {
+    const [service] = await servicesOf(sites.app);
+    const before = await serviceImage(service!);
+    github.addRepo(slowRepo("v6"));
+    try {
+      const { run_id } = await apiJson<{ run_id: string }>(`/app/sites/${sites.app}/deployment/deploy`, tokens.ada, { method: "POST" });
+      await untilJobSays((await apiJson<{ job_id: string }>(`/app/sites/${sites.app}/deployment/runs/${run_id}`, tokens.ada)).job_id, "Swarm update updating");
+      await server.stop();
+      // Nothing half-rolled is left to a server that is gone.
+      expect(await serviceImage(service!)).toBe(before);
+      expect((await docker(["service", "inspect", "--format", "{{.UpdateStatus.State}}", service!])).stdout.trim()).toBe("rollback_completed");
+      server = await startServerProcess(port, env());
+      expect((await deploymentOf(sites.app)).last_run).toMatchObject({ run_id, status: "failed", reason: "The server stopped during the run. Deploy again." });
+      expect((await appJson(slugs.app)).version).toBe("v2");
+    } finally {
+      github.addRepo(dockerRepo("v2"));
+    }
+  }, 300_000);
 
   it("a first deploy that outgrows its memory is diagnosed as out of memory (last_exit_oom) and leaves no service", async () => {
     const failed = await deploy(tokens.ada, sites.hungry);
