@@ -17,6 +17,8 @@ export interface ServiceSettings {
   logBytes: number;
   /** The node id an app with a volume is pinned to. */
   volumeNode: string;
+  /** The node id every other app is placed on, when apps are reached only there (gateway reach); anywhere when absent. */
+  appNode?: string;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface ServiceSettings {
  * Docker runtime (every capability dropped, no-new-privileges, an init as PID 1, nothing mounted
  * but its volume and the read-only probe, never the Docker socket), memory and CPU limits and
  * reservations, a pids limit, rotated logs, a health check from outside the image, and start-first
- * updates that roll back on failure. An app with a volume is pinned to the node that holds it.
+ * updates that roll back on failure. An app with a volume is pinned to the node that holds it;
+ * with gateway reach every other app is pinned to the one node whose gateway bridge is reached.
  */
 export function serviceSpec(spec: AppSpec, settings: ServiceSettings) {
   const labels = { ...spec.labels, [LABEL_NETWORK]: spec.network, [LABEL_PORT]: String(spec.port), ...(spec.volume ? { [LABEL_VOLUME]: spec.volume.name } : {}) };
@@ -55,7 +58,7 @@ export function serviceSpec(spec: AppSpec, settings: ServiceSettings) {
       },
       // A crashed app is started again a few times; an app that keeps failing stays down for core to diagnose.
       RestartPolicy: { Condition: "on-failure", Delay: 2 * NS, MaxAttempts: 3 },
-      Placement: spec.volume ? { Constraints: [`node.id==${settings.volumeNode}`] } : {},
+      Placement: placement(spec.volume ? settings.volumeNode : settings.appNode),
       Networks: [{ Target: spec.network }],
       ForceUpdate: 0 as number,
       LogDriver: { Name: "json-file", Options: { "max-size": String(Math.ceil(settings.logBytes / 2)), "max-file": "2" } },
@@ -83,6 +86,10 @@ export function changedSpec(current: ServiceSpec, change: AppChange, port: numbe
       ForceUpdate: (current.TaskTemplate.ForceUpdate ?? 0) + 1,
     },
   };
+}
+
+function placement(node: string | undefined): { Constraints?: string[] } {
+  return node ? { Constraints: [`node.id==${node}`] } : {};
 }
 
 function envList(env: Record<string, string>, port: number): string[] {

@@ -43,14 +43,16 @@ export function createSwarmAppRuntime(options: SwarmOptions = {}): SwarmAppRunti
   const docker = connectEngine(options.dockerHost);
   const nodes = nodeEngines(docker, options.dockerHost, options.nodeEngines ?? {});
   const auth = registryAuth(options.registry);
+  const reach = options.reach ?? "gateway";
   const settings = async () => ({
     endpointMode: options.endpointMode ?? "dnsrr",
     probeBinary: options.probeBinary ?? "/bin/busybox",
     health: { ...DEFAULT_HEALTH_TIMING, ...options.health },
     logBytes: options.logBytes ?? 20 * 1024 * 1024,
     volumeNode: options.volumeNode ?? (await nodes.managerNode()),
+    // A gateway address is reached only on its own node: the manager's, where the control plane and its edge run.
+    ...(reach === "gateway" ? { appNode: await nodes.managerNode() } : {}),
   });
-  const reach = options.reach ?? "gateway";
   const say = (message: string) => new Error(withoutSecret(`[provider-swarm] ${message}`, options.registry));
 
   const service = async (id: string): Promise<ServiceInfo | null> => (await docker.getService(id).inspect().catch(ifMissing(null))) as ServiceInfo | null;

@@ -48,8 +48,9 @@ export interface SwarmOptions {
    * How the control plane and the edge reach an app (`address()`):
    * - `gateway` (the default): the running task's address on its node's `docker_gwbridge`, read
    *   from that node's Engine. The host reaches it without joining any network (the Node runtime's
-   *   `/app/` proxy, an nginx on the host), but only on the task's own node, and it changes with
-   *   each task: core moves the route when a rollout reports the new task healthy.
+   *   `/app/` proxy, an nginx on the host), but only on the task's own node, so apps are placed
+   *   on the manager's node (a node joining later gets none); it changes with each task: core
+   *   moves the route when a rollout reports the new task healthy.
    * - `network`: `<service name>:<port>` on the app's overlay network, for an edge attached to the
    *   apps' networks (in a container); reaches tasks on every node, and the name stays.
    */

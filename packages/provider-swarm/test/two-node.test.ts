@@ -148,6 +148,25 @@ describe.skipIf(!engine.available)("provider-swarm with an app on the other node
     expect(await createSwarmAppRuntime({ ...options, reach: "gateway", nodeEngines: {} }).address(appId)).toBeNull();
   }, 60_000);
 
+  it("in gateway reach, places an app without a volume on the manager's node, the one node whose gateway addresses the control plane reaches", async () => {
+    const gateway = createSwarmAppRuntime({ ...options, reach: "gateway" });
+    // Without a volume (the test app writes to /data at start): a plain answer.
+    const command = ["node", "-e", 'process.on("SIGTERM", () => process.exit(0)); require("node:http").createServer((q, r) => r.end("gateway")).listen(8080)'];
+    const app = await gateway.run({ name: `${run}-gw`, image: images[0]!.reference, command, labels, env: {}, port: 8080, memoryMb: 96, cpus: 0.5, pidsLimit: 64, network: `${run}-gw-net` });
+    try {
+      const spec = (await gateway.docker.getService(app.id).inspect()).Spec as { TaskTemplate: { Placement: { Constraints?: string[] } } };
+      expect(spec.TaskTemplate.Placement.Constraints).toEqual([`node.id==${swarm.manager.nodeId}`]);
+      for (let tries = 0; tries < 240 && !(await gateway.inspect(app.id))?.running; tries++) await new Promise((resolve) => setTimeout(resolve, 250));
+      const tasks = (await gateway.docker.listTasks({ filters: { service: [app.id] } })) as Array<{ NodeID: string; DesiredState: string; Status: unknown }>;
+      expect(tasks.filter((task) => task.DesiredState === "running").map((task) => task.NodeID), JSON.stringify(tasks)).toEqual([swarm.manager.nodeId]);
+      const address = await gateway.address(app.id);
+      const local = await swarm.manager.reachPort(address!.port, address!.host);
+      expect(await (await fetch(`http://127.0.0.1:${local}/`, { signal: AbortSignal.timeout(5_000) })).text()).toBe("gateway");
+    } finally {
+      await gateway.remove(app.id);
+    }
+  }, 120_000);
+
   it("rolls out a new version on the worker, keeping the volume, still served from the manager's side", async () => {
     const v2 = await build("v2");
     const result = await runtime.replace!(appId, { image: v2.reference });
