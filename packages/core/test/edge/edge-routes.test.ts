@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createStorage } from "unstorage";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { AppRoutes, createReposite, EdgeRouteTable, nginxEdgeConfig, ProjectRecordsSplit, ProjectStore, type EdgeRoutes, type ProjectRecord, type Reposite } from "../../src/index.js";
+import { AppRoutes, appUpstream, createReposite, EdgeRouteTable, nginxEdgeConfig, ProjectRecordsSplit, ProjectStore, type EdgeRoutes, type ProjectRecord, type Reposite } from "../../src/index.js";
 
 const run = promisify(execFile);
 
@@ -145,14 +145,29 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
     expect(Object.keys(files).sort()).toEqual(["nginx.conf", "routes.conf"]);
     const map = files["routes.conf"]!;
     expect(map).toContain("map $reposite_cookie_mark$host $reposite_upstream {\n  default reposite_node;\n");
-    expect(map).toContain('"lumen.sites.example.com" reposite_app_site_aaaaaaaaaaaaaaaa;');
-    expect(map).toContain('"lumen.dev" reposite_app_site_aaaaaaaaaaaaaaaa;');
-    expect(map).toContain("upstream reposite_app_site_aaaaaaaaaaaaaaaa {\n  server 127.0.0.1:4001;\n  keepalive 32;");
+    const lumen = appUpstream("site_aaaaaaaaaaaaaaaa");
+    expect(map).toContain(`"lumen.sites.example.com" ${lumen};`);
+    expect(map).toContain(`"lumen.dev" ${lumen};`);
+    expect(map).toContain(`upstream ${lumen} {\n  server 127.0.0.1:4001;\n  keepalive 32;`);
     expect(map).toContain("upstream reposite_node {\n  server 127.0.0.1:18081;");
     // Members-only and stopped apps: no upstream of their own (Reposite answers the gate and the 503 page).
     expect(map).not.toContain("ledger");
     expect(map).not.toContain("stopped");
     expect(map).not.toContain("site_cccccccccccccccc");
+  });
+
+  it("names app upstreams so nginx's scan for one rarely compares names: lengths spread, the id first", () => {
+    // nginx picks the upstream a variable names by scanning all of them, comparing lengths, then names from the first character.
+    const ids = Array.from({ length: 2000 }, (_, i) => `site_${i.toString(36).padStart(16, "0")}`);
+    const names = ids.map(appUpstream);
+    expect(new Set(names).size).toBe(ids.length);
+    expect(appUpstream(ids[7]!)).toBe(names[7]);
+    const byLength = new Map<number, number>();
+    for (const name of names) byLength.set(name.length, (byLength.get(name.length) ?? 0) + 1);
+    expect(byLength.size).toBe(48);
+    // About 2000 / 48 = 42 names share a length; none has many more.
+    expect(Math.max(...byLength.values())).toBeLessThan(80);
+    expect(names[5]).toMatch(/^0{15}5-*\.reposite-app$/);
   });
 
   it("strips /app, sets X-Forwarded-*, drops the visitor's own, streams and upgrades, and never uses `if`", () => {

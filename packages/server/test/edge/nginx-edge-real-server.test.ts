@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite } from "@reposite/core";
+import { appUpstream, createReposite } from "@reposite/core";
 import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFrame, rawWebSocket } from "../apps-in-a-real-server.js";
@@ -129,7 +129,7 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx in a real server proces
   it("says at start that nginx runs in front, and keeps its files under the data directory", async () => {
     expect(server.output().stdout).toMatch(new RegExp(`edge: nginx \\(nginx/[\\d.]+\\) on 127\\.0\\.0\\.1:${port} in front of Reposite on 127\\.0\\.0\\.1:\\d+`));
     // Reloads are coalesced: on a loaded machine the deployed app's route is written a moment later.
-    await expect.poll(() => readFile(join(dataDir, "edge", "routes.conf"), "utf8"), { timeout: 10_000 }).toContain(`"${host.split(":")[0]}" reposite_app_${siteId}`);
+    await expect.poll(() => readFile(join(dataDir, "edge", "routes.conf"), "utf8"), { timeout: 10_000 }).toContain(`"${host.split(":")[0]}" ${appUpstream(siteId)};`);
   });
 
   it("serves /app/ through nginx straight to the app: /app stripped, X-Forwarded-* its own, the visitor's dropped, cookies kept to the host", async () => {
