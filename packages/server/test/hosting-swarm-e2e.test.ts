@@ -401,7 +401,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
       expect(cancelled.status).toBe("cancelled");
       // The run ends once Swarm has rolled back.
       let last: Deployment["last_run"] = null;
-      for (const deadline = Date.now() + 120_000; (last = (await deploymentOf(sites.app)).last_run)?.run_id !== run_id || last.status !== "failed"; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      for (const deadline = Date.now() + 120_000; (last = (await deploymentOf(sites.app)).last_run)?.run_id !== run_id || last?.status !== "failed"; await new Promise((resolve) => setTimeout(resolve, 250))) {
         if (Date.now() > deadline) throw new Error(`the cancelled run did not end: ${JSON.stringify(last)}`);
       }
       // Ten more requests' worth after the end: the old version still answers.
