@@ -57,22 +57,23 @@ export const RELOAD_DRAIN_SECONDS = 240;
 export const NODE_UPSTREAM = "reposite_node";
 
 /** How many lengths app upstream names spread over (see `appUpstream`). */
-const UPSTREAM_NAME_LENGTHS = 48;
+const UPSTREAM_NAME_LENGTHS = 24;
 
 /**
- * An app's upstream name: its site id's random part first, then a filler of 0–47 dashes drawn from
- * the id, then `.reposite-app`. nginx finds the upstream a variable names (`proxy_pass
- * http://$reposite_upstream…`) by scanning every upstream block, comparing lengths and then names
- * from the first character; with one shared prefix and one length, each request compared every
- * app's name in full. Spread lengths leave about 1/48 of the names to compare, and those differ at
- * once (callgrind, 1,000 apps routed: 40k instructions per /app/ request, against 384k before and
- * 33k with two apps). The scan itself stays: nginx has no lookup by name here.
+ * An app's upstream name: its site id's random part, then a filler of 0–23 underscores drawn from
+ * the id. nginx finds the upstream a variable names (`proxy_pass http://$reposite_upstream…`) by
+ * scanning every upstream block, comparing lengths and then names from the first character; with
+ * one shared prefix and one length (`reposite_app_<site id>`), each request compared every app's
+ * name in full. Spread lengths leave about 1/24 of the names to compare, and those differ at once;
+ * short names keep the one full comparison and nginx's per-request parsing of the name cheap
+ * (callgrind, 1,000 apps routed: see the issue notes). The scan itself stays: nginx has no lookup
+ * by name here.
  */
 export function appUpstream(siteId: string): string {
   const id = siteId.replace(/^[a-z]+_/, "").replace(/[^a-zA-Z0-9_]/g, "_");
-  let hash = 0x811c9dc5; // FNV-1a: a stable filler length for the same id in every configuration
+  let hash = 0x811c9dc5; // FNV-1a: the same filler for the same id in every configuration
   for (let i = 0; i < siteId.length; i++) hash = Math.imul(hash ^ siteId.charCodeAt(i), 0x01000193) >>> 0;
-  return `${id}${"-".repeat(hash % UPSTREAM_NAME_LENGTHS)}.reposite-app`;
+  return `${id}${"_".repeat(hash % UPSTREAM_NAME_LENGTHS)}`;
 }
 
 /** Reposite's Node process on a Unix socket. */

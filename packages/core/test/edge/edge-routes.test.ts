@@ -164,10 +164,10 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
     expect(appUpstream(ids[7]!)).toBe(names[7]);
     const byLength = new Map<number, number>();
     for (const name of names) byLength.set(name.length, (byLength.get(name.length) ?? 0) + 1);
-    expect(byLength.size).toBe(48);
-    // About 2000 / 48 = 42 names share a length; none has many more.
-    expect(Math.max(...byLength.values())).toBeLessThan(80);
-    expect(names[5]).toMatch(/^0{15}5-*\.reposite-app$/);
+    expect(byLength.size).toBe(24);
+    // About 2000 / 24 = 83 names share a length; none has many more.
+    expect(Math.max(...byLength.values())).toBeLessThan(140);
+    expect(names[5]).toMatch(/^0{15}5_*$/);
   });
 
   it("strips /app, sets X-Forwarded-*, drops the visitor's own, streams and upgrades, and never uses `if`", () => {
