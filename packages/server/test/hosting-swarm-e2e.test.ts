@@ -451,6 +451,51 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     }
   }, 300_000);
 
+  it("a deploy cancelled after Swarm stopped the old task (the update's monitor window): the old version runs again in a new task, and the route and the saved app follow it", async () => {
+    const [service] = await servicesOf(sites.app);
+    const before = await serviceImage(service!);
+    github.addRepo(dockerRepo("v7"));
+    let answered = 0;
+    const failures: string[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const answer = await site(slugs.app, "/app/").catch((error: unknown) => ({ status: 0, headers: {}, body: String(error) }));
+        if (answer.status === 200) answered += 1;
+        else failures.push(`${answer.status} ${answer.body.slice(0, 80)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    try {
+      const { run_id, job_id } = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${sites.app}/deployment/deploy`, tokens.ada, { method: "POST" });
+      // The new version is healthy and Swarm told the old task to stop: only the update's 5 s monitor window is left.
+      const tasks = async () => (await docker(["service", "ps", "--no-trunc", "--format", "{{.Image}} {{.DesiredState}} {{.CurrentState}}", service!])).stdout.split("\n").filter(Boolean);
+      for (const deadline = Date.now() + 240_000; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        const now = await tasks();
+        if (now.some((task) => task.startsWith(`${before} Shutdown`)) && now.some((task) => !task.startsWith(before) && / Running Running/.test(task))) break;
+        if (Date.now() > deadline) throw new Error(`the old task was never stopped: ${JSON.stringify(now)}`);
+      }
+      await apiJson<Job>(`/app/jobs/${job_id}/cancel`, tokens.ada, { method: "POST" });
+      let last: Deployment["last_run"] = null;
+      for (const deadline = Date.now() + 120_000; (last = (await deploymentOf(sites.app)).last_run)?.run_id !== run_id || last?.status === "queued" || last?.status === "building" || last?.status === "starting"; await new Promise((resolve) => setTimeout(resolve, 250))) {
+        if (Date.now() > deadline) throw new Error(`the cancelled run did not end: ${JSON.stringify(last)}`);
+      }
+      const log = (await apiJson<{ log_tail: string }>(`/app/sites/${sites.app}/deployment/runs/${run_id}`, tokens.ada)).log_tail;
+      expect(last, log).toMatchObject({ status: "failed", reason: "The deploy was cancelled." });
+      expect(log).toContain("manually requested rollback");
+      expect(await serviceImage(service!)).toBe(before);
+      // Once the run has ended (its record published), every request reaches the old version where it runs now.
+      for (let i = 0; i < 20; i++) expect((await appJson(slugs.app)).version).toBe("v2");
+      polling = false;
+      await poller;
+      console.log(`[hosting-swarm-e2e] (${shape}) a rollout cancelled after the old task stopped: ${answered} answered, ${failures.length} failed ${JSON.stringify([...new Set(failures)])}`);
+    } finally {
+      polling = false;
+      await poller;
+      github.addRepo(dockerRepo("v2"));
+    }
+  }, 300_000);
+
   it("a first deploy that outgrows its memory is diagnosed as out of memory (last_exit_oom) and leaves no service", async () => {
     const failed = await deploy(tokens.ada, sites.hungry);
     expect(failed.job.status).toBe("error");
