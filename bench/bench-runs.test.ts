@@ -48,6 +48,15 @@ describe.concurrent("the benchmarks run", () => {
     expect(output).toMatch(/members-only \/app\/ vs public \(auth_request with its cache\): [\d.]+x/);
   });
 
+  it("npm run bench:edge-instructions: instructions per request in the edge's nginx and hand-written nginx (needs valgrind, wrk and nginx)", { timeout: 120_000 }, async () => {
+    const { code, output } = await runBench("edge-instructions.mjs");
+    expect(output, "install valgrind, wrk and nginx (apt-get install -y valgrind wrk nginx), as .ci/run does").not.toMatch(/not found/);
+    expect(output).not.toContain("bench: failed");
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/edge page vs nginx static \(instructions, lower is better\): [\d.]+x/);
+    expect(output).toMatch(/edge \/app\/ with 1,000 more apps routed vs 1 app \(instructions\): [\d.]+x/);
+  });
+
   it("npm run bench:readme: a site's pages from each real README", { timeout: 120_000 }, async () => {
     const { code, output } = await runBench("readme-author.mjs");
     expect(output).not.toContain("bench: failed");
