@@ -1,17 +1,15 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, buildLocalNginxImage, docker, dockerForTests, ensureSwarm, freePort, removeDataDir, removeLabelled, startFakeGitHub, startRegistry, type FakeGitHub, type FakeRepo, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
 import { json } from "./harness.js";
-import { BIN, startServerProcess, type ServerProcess } from "./server-process.js";
-import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
+import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { accountTokens, refusedStart, swarmAppRepo, swarmHostingClient, type Deployment, type Job } from "./swarm-hosting-client.js";
 
 // App hosting end to end on Docker Swarm: the built `reposite serve` in its own process with
 // REPOSITE_RUNTIME=swarm, the machine's single-node swarm and Debian's docker-registry on loopback.
@@ -30,54 +28,8 @@ const run = `reposite-swarmtest-${randomBytes(4).toString("hex")}`;
 const LABEL_SITE = "dev.reposite.site";
 const lower = (id: string) => id.toLowerCase().replace(/[^a-z0-9_.-]/g, "-");
 
-/** Answers what it received and its version; SSE until released; echoes WebSocket messages; keeps files in /data. */
-const serverJs = (version: string) => `
-const http = require("node:http");
-const fs = require("node:fs");
-${WEBSOCKET_ECHO_JS}
-const VERSION = ${JSON.stringify(version)};
-console.log("starting " + VERSION + " with X=" + (process.env.X || ""));
-const releases = new Map();
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://app");
-  if (url.pathname === "/events") {
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    res.write("data: first\\n\\n");
-    releases.set(url.searchParams.get("id"), () => res.end("data: last\\n\\n"));
-    return;
-  }
-  if (url.pathname === "/release") {
-    const release = releases.get(url.searchParams.get("id"));
-    releases.delete(url.searchParams.get("id"));
-    if (release) release();
-    return res.end(release ? "released" : "unknown");
-  }
-  const file = /^\\/files\\/(\\w+)$/.exec(url.pathname);
-  if (file && req.method === "PUT") {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => { fs.writeFileSync("/data/" + file[1], Buffer.concat(chunks)); res.end("kept"); });
-    return;
-  }
-  if (file) return fs.readFile("/data/" + file[1], (error, data) => (error ? res.writeHead(404).end("missing") : res.end(data)));
-  res.writeHead(200, { "content-type": "application/json" });
-  const seen = (name) => req.headers[name] || null;
-  res.end(JSON.stringify({ version: VERSION, path: req.url, prefix: seen("x-forwarded-prefix"), x: process.env.X || null, member: seen("x-reposite-member-id"), email: seen("x-reposite-member-email"), cookie: seen("cookie") }));
-});
-server.on("upgrade", (req, socket) => acceptWebSocket(req, socket, (text) => "echo " + req.url + " " + text));
-server.listen(Number(process.env.PORT) || 3000, "0.0.0.0");
-process.on("SIGTERM", () => process.exit(0));
-`;
-
-/** The app with a Dockerfile of its own; `steps` go before CMD, `cmd` replaces it. */
-const dockerRepo = (version: string, steps: string[] = [], cmd = 'CMD ["node", "server.js"]'): FakeRepo => ({
-  owner: "acme",
-  name: "swarm-echo",
-  files: {
-    Dockerfile: ["FROM reposite-test/node:local", `LABEL ${RUN_LABEL}=${run}`, "WORKDIR /app", "COPY server.js ./", ...steps, cmd, ""].join("\n"),
-    "server.js": serverJs(version),
-  },
-});
+/** The test app, its image labelled with this run. */
+const dockerRepo = (version: string, steps: string[] = [], cmd?: string): FakeRepo => swarmAppRepo(`${RUN_LABEL}=${run}`, version, steps, cmd);
 
 /** Grows past any memory limit as it starts: an OOM kill before it ever answers. */
 const hungryRepo: FakeRepo = {
@@ -88,25 +40,6 @@ const hungryRepo: FakeRepo = {
     "server.js": "const kept = []; setInterval(() => kept.push(Buffer.alloc(32 * 1024 * 1024, 1)), 10);\n",
   },
 };
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface Job {
-  status: string;
-  finished_at: string | null;
-  next_job_id?: string | null;
-}
-
-interface Deployment {
-  status: string;
-  last_exit_oom: boolean;
-  last_operation: { kind: string; status: string } | null;
-  last_run: { run_id: string; status: string; reason: string | null; diagnosis: { kind: string; title: string } | null } | null;
-}
 
 /** Services of this run for one site (or every one). */
 async function servicesOf(siteId?: string): Promise<string[]> {
@@ -120,15 +53,6 @@ async function removeEverything(): Promise<void> {
   if (services.length) await docker(["service", "rm", ...services]).catch(() => undefined);
   for (let tries = 0; tries < 60 && (await docker(["ps", "-aq", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim(); tries++) await new Promise((resolve) => setTimeout(resolve, 500));
   await removeLabelled(RUN_LABEL, run).catch(() => undefined);
-}
-
-/** `reposite serve` that should refuse to start: its exit code and stderr. */
-function refusedStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, "serve"], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env }, timeout: 30_000 }, (error, _stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr }),
-    );
-  });
 }
 
 describe("REPOSITE_RUNTIME at start-up", () => {
@@ -194,51 +118,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
   const edgeContainer = async () => (await docker(["ps", "-aq", "--filter", "label=dev.reposite.edge", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim();
   const edgeNetworks = async () => Object.keys(JSON.parse((await docker(["inspect", "--format", "{{json .NetworkSettings.Networks}}", await edgeContainer()])).stdout) as Record<string, unknown>).sort();
 
-  const api = (path: string, token: string, init: RequestInit = {}): Promise<Response> => {
-    const call = () => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
-    // nginx's reload closes idle keep-alive connections; a request sent on one in that instant is
-    // closed unread (never answered, never acted on), and is sent again, as browsers do.
-    return call().catch((error: { cause?: { code?: string } }) => (shape === "edge" && error.cause?.code === "UND_ERR_SOCKET" ? call() : Promise.reject(error)));
-  };
-  const apiJson = async <T>(path: string, token: string, init: RequestInit = {}): Promise<T> => {
-    const response = await api(path, token, init);
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  };
-  function site(slug: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      // A new connection each (as a visitor's first request): an idle keep-alive connection an nginx
-      // reload closes just as a request goes out on it is the client's to retry, not a lost request.
-      const req = httpRequest(`${server.url}${path}`, { method: init.method ?? "GET", agent: false, headers: { host: `${slug}.localhost:${port}`, ...init.headers } }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on("error", reject);
-      req.end(init.body);
-    });
-  }
-  const appJson = async (slug: string, path = "/app/") => {
-    const answer = await site(slug, path);
-    expect(answer.status, answer.body).toBe(200);
-    return JSON.parse(answer.body) as { version: string; path: string; prefix: string | null; x: string | null; member: string | null; email: string | null; cookie: string | null };
-  };
-  async function waitForJob(token: string, jobId: string, ms = 240_000): Promise<Job> {
-    for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
-      const job = await apiJson<Job>(`/app/jobs/${jobId}`, token);
-      if (job.finished_at) return job;
-    }
-    throw new Error(`job ${jobId} did not finish`);
-  }
-  /** Deploys and waits for the run's end; answers the job and its log. */
-  async function deploy(token: string, siteId: string): Promise<{ job: Job; runId: string; log: string }> {
-    const { run_id, job_id } = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${siteId}/deployment/deploy`, token, { method: "POST" });
-    const job = await waitForJob(token, job_id);
-    const detail = await apiJson<{ log_tail: string }>(`/app/sites/${siteId}/deployment/runs/${run_id}`, token);
-    return { job, runId: run_id, log: detail.log_tail };
-  }
+  const { api, apiJson, site, appJson, deploy, underRequests, ...client } = swarmHostingClient({ server: () => server, edge: shape === "edge" });
   /** Resolves once the job's live log (its stream; a run keeps its log tail only once it ends) says `text`. */
   async function untilJobSays(jobId: string, text: string): Promise<void> {
     const stream = await api(`/app/jobs/${jobId}/stream`, tokens.ada, { signal: AbortSignal.timeout(240_000) });
@@ -254,16 +134,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
   const slowRepo = (version: string) => dockerRepo(version, [], 'CMD ["node", "-e", "setTimeout(() => require(\\"/app/server.js\\"), 7000)"]');
   const serviceImage = async (service: string) => (await docker(["service", "inspect", "--format", "{{.Spec.TaskTemplate.ContainerSpec.Image}}", service])).stdout.trim();
   const deploymentOf = (siteId: string) => apiJson<Deployment>(`/app/sites/${siteId}/deployment`, tokens.ada);
-  async function publishedProject(repo: FakeRepo, slug: string, setup: Record<string, unknown>, generate: Record<string, unknown> = { mode: "landing" }): Promise<string> {
-    const { id } = await apiJson<{ id: string }>("/app/sites", tokens.ada, json({ repohost_url: `https://github.com/${repo.owner}/${repo.name}`, name: repo.name }));
-    for (let job: string | null | undefined = (await apiJson<{ job_id: string }>(`/app/sites/${id}/generate`, tokens.ada, json(generate))).job_id; job; ) {
-      job = (await waitForJob(tokens.ada, job)).next_job_id;
-    }
-    await apiJson(`/app/sites/${id}/slug`, tokens.ada, json({ slug }));
-    await apiJson(`/app/sites/${id}/publish`, tokens.ada, json({}));
-    expect((await api(`/app/sites/${id}/deployment`, tokens.ada, json(setup, undefined, "PUT"))).status).toBe(201);
-    return id;
-  }
+  const publishedProject = (repo: FakeRepo, slug: string, setup: Record<string, unknown>, generate?: Record<string, unknown>) => client.publishedProject(tokens.ada, repo, slug, setup, generate);
 
   beforeAll(async () => {
     await ensureSwarm();
@@ -273,12 +144,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     github = await startFakeGitHub({ repos: [dockerRepo("v1"), hungryRepo] });
     dataDir = await mkdtemp(join(tmpdir(), "reposite-swarm-e2e-"));
     port = await freePort();
-    const reposite = createReposite({ config: { dataDir }, repoHosts: [] });
-    for (const name of Object.keys(tokens) as (keyof typeof tokens)[]) {
-      const { account } = await reposite.accounts.findOrCreate(`${name}@example.com`);
-      tokens[name] = (await reposite.tokens.create(account.id, { name: "e2e", lifetime: "30d" })).secret;
-    }
-    await reposite.close();
+    Object.assign(tokens, await accountTokens(dataDir, ["ada", "eve"]));
     server = await startServerProcess(port, env());
     // With a sign-in page: the members-only case below needs one.
     sites.app = await publishedProject(dockerRepo("v1"), slugs.app, { volume_path: "/data" }, { mode: "saas", pages: ["auth"] });
@@ -311,20 +177,8 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end on Docke
     // the route follows each new task once Swarm reports it healthy.
     for (const version of ["v2", "v3", "v2"]) {
       github.addRepo(dockerRepo(version));
-      const seen: string[] = [];
-      const failures: string[] = [];
-      let polling = true;
-      const poller = (async () => {
-        while (polling) {
-          const answer = await site(slugs.app, "/app/").catch((error: unknown) => ({ status: 0, headers: {}, body: String(error) }));
-          if (answer.status === 200) seen.push((JSON.parse(answer.body) as { version: string }).version);
-          else failures.push(`${answer.status} ${answer.body.slice(0, 80)}`);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      })();
-      const rollout = await deploy(tokens.ada, sites.app).finally(() => (polling = false));
-      await poller;
-      console.log(`[hosting-swarm-e2e] rollout to ${version} under requests through /app/ every 50 ms: ${seen.length} answered (${seen.filter((each) => each === version).length} by ${version}), ${failures.length} failed ${JSON.stringify([...new Set(failures)])}`);
+      const { result: rollout, seen, failures } = await underRequests(slugs.app, () => deploy(tokens.ada, sites.app));
+      console.log(`[hosting-swarm-e2e] rollout to ${version} under requests through /app/ every 50 ms: ${seen.length} answered (${seen.filter((each) => each.version === version).length} by ${version}), ${failures.length} failed ${JSON.stringify([...new Set(failures)])}`);
       expect(rollout.job.status, rollout.log).toBe("done");
       expect(rollout.log).toContain("Swarm update");
       expect(rollout.log).toContain("Rolled over");
