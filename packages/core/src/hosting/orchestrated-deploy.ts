@@ -72,7 +72,10 @@ export class OrchestratedApps {
     if (launch.keepAlive) {
       throw new RepositeError(503, `A bare box is not available on this runtime (${runtime.name}): it has no health gate for a box without a web server.`, "terminal_unavailable");
     }
-    const reference = runtime.imageOf(launch.image).reference;
+    // A restart or env change runs the image the app runs now: its reference was saved with it (a
+    // server started since knows no reference for the tag, which is no image on the other nodes).
+    const same = launch.current?.image === launch.image ? launch.current.image_ref : undefined;
+    const reference = same ?? runtime.imageOf(launch.image).reference;
     const existing = launch.current ? await runtime.apps.inspect(launch.current.id) : null;
     let id: string;
     if (existing && launch.current) {
