@@ -55,7 +55,13 @@ export function createDockerAppRuntime(options: DockerAppRuntimeOptions = {}): D
 
     async run(spec: DockerAppSpec): Promise<AppHandle> {
       const { name, image, labels, env, command, port, memoryMb, cpus, pidsLimit, volume, network, writableRoot } = spec;
-      const handle = await runtime.runContainer({ name, image, labels, env, ...(command ? { command } : {}), port, memoryMb, cpus, pidsLimit, ...(volume ? { volume } : {}), ...(writableRoot ? { writableRoot } : {}), network });
+      const handle = await runtime
+        .runContainer({ name, image, labels, env, ...(command ? { command } : {}), port, memoryMb, cpus, pidsLimit, ...(volume ? { volume } : {}), ...(writableRoot ? { writableRoot } : {}), network })
+        .catch(async (error: unknown) => {
+          // An app that never started made its network (and holders) all the same: as with remove(), they go with the app's last container.
+          if (!(await networkInUse(docker, network).catch(() => true))) await runtime.removeNetwork(network).catch(() => undefined);
+          throw error;
+        });
       return { id: handle.id, address: { host: handle.host, port: handle.hostPort, network: null } };
     },
 

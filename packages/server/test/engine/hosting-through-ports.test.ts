@@ -111,4 +111,16 @@ describe.skipIf(!engine.available)("hosting on one Engine through the ImageBuild
     const networks = await docker(["network", "ls", "-q", "--filter", `name=reposite-app-${site.toLowerCase()}`]);
     expect(networks.stdout.trim()).toBe("");
   }, 180_000);
+
+  it("leaves no network or network holder behind when an app that never started is deleted", async () => {
+    // The volume's path is a file in the image: the Engine refuses the container, after its network and holder were made.
+    const site = await h.project(owner, "never-starts", { Dockerfile: [`FROM ${h.images.busybox}`, h.label, "RUN echo file > /data", ""].join("\n") });
+    const network = `reposite-app-${site.toLowerCase()}`;
+    const { job, text } = await h.deploy(owner, site, { volume_path: "/data" });
+    expect(job.status, text).toBe("error");
+    expect(text).toMatch(/cannot (create|start) reposite-/);
+    await h.reposite.hosting.remove(owner, site);
+    expect((await docker(["ps", "-aq", "--filter", `label=dev.reposite.network=${network}`])).stdout.trim()).toBe("");
+    expect((await docker(["network", "ls", "-q", "--filter", `name=${network}`])).stdout.trim()).toBe("");
+  }, 120_000);
 });
