@@ -318,14 +318,15 @@ async function repositeDeploy(server, github, app, mark) {
 /**
  * Adds, from the Engine's events, when the image was tagged and the app's container made and
  * started (ms from the start), and for a redeploy when the container it replaced was removed.
- * Build steps' containers run from an image id (`sha256:…`); the app's from its tag.
+ * Build steps' containers run from an image id (`sha256:…`); the bare app's from its tag, and
+ * Reposite's app (run by provider-docker's AppRuntime from the image id) is known by its role label.
  */
 async function annotate(events, results) {
   await new Promise((done) => setTimeout(done, 200)); // the last events of the round on their way
   for (const result of results) {
     const ours = (event) => (result.runId ? event.Actor?.Attributes?.["dev.reposite.run"] === result.runId : event.Actor?.Attributes?.name === result.tag || event.from === result.tag);
     const tagged = events.list.find((event) => event.Type === "image" && event.Action === "tag" && ours(event));
-    const created = events.list.find((event) => event.Type === "container" && event.Action === "create" && ours(event) && !event.from.startsWith("sha256:"));
+    const created = events.list.find((event) => event.Type === "container" && event.Action === "create" && ours(event) && (result.runId ? event.Actor?.Attributes?.["dev.reposite.role"] === "app" : !event.from.startsWith("sha256:")));
     const started = created && events.list.find((event) => event.Type === "container" && event.Action === "start" && event.id === created.id);
     const since = (event) => (event ? event.timeNano / 1e6 - result.start : NaN);
     result.built = since(tagged);

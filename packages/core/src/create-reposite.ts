@@ -60,7 +60,7 @@ import { CLOCK, type Clock } from "./ports/clock.js";
 import { CONTAINER_RUNTIME, type ContainerRuntime } from "./ports/container-runtime.js";
 import { APP_RUNTIME, type AppRuntime } from "./ports/app-runtime.js";
 import { IMAGE_BUILDER, type ImageBuilder } from "./ports/image-builder.js";
-import { orchestratedContainerRuntime } from "./hosting/orchestrated-runtime.js";
+import { containerRuntimeFromPorts } from "./hosting/runtime-from-ports.js";
 import { HOSTING_ENTITLEMENTS, type HostingEntitlements } from "./ports/hosting-entitlements.js";
 import { EVENTS, type EventBus } from "./ports/events.js";
 import { LANGUAGE_MODEL, type LanguageModel } from "./ports/language-model.js";
@@ -131,9 +131,10 @@ export interface CreateRepositeOptions {
   /** Where apps are built and run; without one, app hosting is off (its routes and `saas` generation answer 503). */
   containerRuntime?: ContainerRuntime;
   /**
-   * Apps on a runtime that rolls out by itself (`capabilities.rollout: "orchestrator"`, such as
-   * `@reposite/provider-swarm`), with the builder that makes their images: deploys run and replace
-   * apps through them. Both or neither; not with `containerRuntime`.
+   * The two ports apps are hosted through: the builder that makes their images and the runtime
+   * that runs them. Core rolls out on a `caller` runtime (`@reposite/provider-docker`, one engine)
+   * and follows an `orchestrator` runtime's own rollouts (`@reposite/provider-swarm`). Both or
+   * neither; not with `containerRuntime`.
    */
   appRuntime?: AppRuntime;
   imageBuilder?: ImageBuilder;
@@ -314,8 +315,8 @@ export function createReposite(options: CreateRepositeOptions = {}): Reposite {
     if (options.containerRuntime) throw new Error("[reposite] give either containerRuntime or appRuntime with imageBuilder, not both.");
     container.register(APP_RUNTIME, { useValue: options.appRuntime });
     container.register(IMAGE_BUILDER, { useValue: options.imageBuilder });
-    // The rest of hosting (logs, stop, removal, recovery, metrics) reads the two ports through one container runtime.
-    container.register(CONTAINER_RUNTIME, { useValue: orchestratedContainerRuntime(options.imageBuilder, options.appRuntime) });
+    // Hosting (deploys, logs, stop, removal, recovery, metrics, terminal, disk) reads the two ports through one adapter.
+    container.register(CONTAINER_RUNTIME, { useValue: containerRuntimeFromPorts(options.imageBuilder, options.appRuntime) });
   }
   container.register(PAYMENT_PROVIDER, { useValue: options.payments ?? freePayments });
   if (options.hostingEntitlements) container.register(HOSTING_ENTITLEMENTS, { useValue: options.hostingEntitlements });

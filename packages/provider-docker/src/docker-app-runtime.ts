@@ -1,4 +1,4 @@
-import type { AppAddress, AppDiskUsage, AppHandle, AppRuntime, AppSpec, AppState, AppSummary, ContainerState } from "@reposite/core";
+import type { AppAddress, AppDiskUsage, AppHandle, AppRuntime, AppSpec, AppState, AppSummary, ContainerState, StopOptions } from "@reposite/core";
 import type Docker from "dockerode";
 import { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "./docker-runtime.js";
 import { appNetworkOf, networkInUse } from "./app-network-use.js";
@@ -12,11 +12,8 @@ export interface DockerAppRuntimeOptions extends DockerRuntimeOptions {
   runtime?: DockerRuntime;
 }
 
-/**
- * An app as provider-docker runs it. `writableRoot` keeps the root filesystem writable (a bare box
- * worked in through a terminal), as the container runtime's spec says; the port has no such field yet.
- */
-export type DockerAppSpec = AppSpec & { writableRoot?: boolean };
+/** An app as provider-docker runs it: the port's spec (`writableRoot` included). */
+export type DockerAppSpec = AppSpec;
 
 /** The AppRuntime on one Docker Engine, with the runtime it adapts (disk limits, the firewall, holder image pulls). */
 export interface DockerAppRuntime extends AppRuntime {
@@ -51,18 +48,24 @@ export function createDockerAppRuntime(options: DockerAppRuntimeOptions = {}): D
     get provider() {
       return runtime.name;
     },
-    capabilities: { rollout: "caller", exec: true, terminal: true, stats: true, disk: true },
+    capabilities: { rollout: "caller", exec: true, terminal: true, stats: true, disk: true, diskLimits: true },
     dockerRuntime: runtime,
 
     ping: () => runtime.ping(),
 
     async run(spec: DockerAppSpec): Promise<AppHandle> {
       const { name, image, labels, env, command, port, memoryMb, cpus, pidsLimit, volume, network, writableRoot } = spec;
-      const handle = await runtime.runContainer({ name, image, labels, env, ...(command ? { command } : {}), port, memoryMb, cpus, pidsLimit, ...(volume ? { volume } : {}), ...(writableRoot ? { writableRoot } : {}), network });
+      const handle = await runtime
+        .runContainer({ name, image, labels, env, ...(command ? { command } : {}), port, memoryMb, cpus, pidsLimit, ...(volume ? { volume } : {}), ...(writableRoot ? { writableRoot } : {}), network })
+        .catch(async (error: unknown) => {
+          // An app that never started made its network (and holders) all the same: as with remove(), they go with the app's last container.
+          if (!(await networkInUse(docker, network).catch(() => true))) await runtime.removeNetwork(network).catch(() => undefined);
+          throw error;
+        });
       return { id: handle.id, address: { host: handle.host, port: handle.hostPort, network: null } };
     },
 
-    stop: (id: string) => runtime.stopContainer(id),
+    stop: (id: string, stopOptions?: StopOptions) => runtime.stopContainer(id, stopOptions?.graceSeconds),
 
     async start(id: string): Promise<AppState> {
       await runtime.startContainer(id);
@@ -115,5 +118,11 @@ export function createDockerAppRuntime(options: DockerAppRuntimeOptions = {}): D
       const [writableBytes, volumeBytes] = await Promise.all([runtime.containerSize(id), volume ? runtime.volumeSize(volume) : null]);
       return { writableBytes, volumeBytes };
     },
+
+    volumeSize: (name: string) => runtime.volumeSize(name),
+
+    // Loop-mounted volumes (loop-volumes.ts) hold an app's disk limit at write time, where this process may mount them.
+    resizeVolume: (name: string, limitMb: number) => runtime.resizeVolume!(name, limitMb),
+    diskLimits: () => runtime.diskLimits!(),
   };
 }

@@ -28,7 +28,7 @@ export function createDockerImageBuilder(options: DockerImageBuilderOptions = {}
     get provider() {
       return runtime.name;
     },
-    capabilities: { registry: false, buildCache: true },
+    capabilities: { registry: false, buildCache: true, sizes: true },
     dockerRuntime: runtime,
 
     ping: () => runtime.ping(),
@@ -41,5 +41,7 @@ export function createDockerImageBuilder(options: DockerImageBuilderOptions = {}
     remove: (image: AppImage) => runtime.removeImage(image.id),
 
     removeBuildCache: (labels: Record<string, string>) => runtime.removeBuildCache!(labels),
+
+    imageSize: (image: AppImage) => runtime.imageSize(image.id),
   };
 }

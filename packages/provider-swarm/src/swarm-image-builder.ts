@@ -19,7 +19,7 @@ export function createSwarmImageBuilder(options: SwarmOptions = {}): ImageBuilde
   return {
     specificationVersion: "v1",
     provider: registry ? `swarm (registry ${registry.address})` : "swarm (no registry: images stay on the building node)",
-    capabilities: { registry: registry !== null, buildCache: true },
+    capabilities: { registry: registry !== null, buildCache: true, sizes: true },
 
     async ping() {
       await engine.ping();
@@ -63,6 +63,9 @@ export function createSwarmImageBuilder(options: SwarmOptions = {}): ImageBuilde
     async removeBuildCache(labels: Record<string, string>) {
       await engine.removeBuildCache?.(labels);
     },
+
+    // The bytes every node pulls, as the building Engine holds them (null when it no longer does).
+    imageSize: (image: AppImage) => engine.imageSize(image.id),
   };
 }
 

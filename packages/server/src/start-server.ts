@@ -2,8 +2,8 @@ import { mkdir, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { dirname, resolve } from "node:path";
-import { AppRoutes, CONTAINER_RUNTIME, createReposite, EdgeRouteTable, type CertificateService, type ContainerRuntime, type Reposite } from "@reposite/core";
-import { detectDockerRuntime } from "@reposite/provider-docker";
+import { AppRoutes, CONTAINER_RUNTIME, createReposite, EdgeRouteTable, type AppRuntime, type CertificateService, type ContainerRuntime, type ImageBuilder, type Reposite } from "@reposite/core";
+import { createDockerAppRuntime, createDockerImageBuilder, detectDockerRuntime } from "@reposite/provider-docker";
 import { startAppFirewall } from "./app-firewall-report.js";
 import { toNodeHandler } from "h3";
 import { createApp } from "./app.js";
@@ -75,6 +75,7 @@ export async function startServer(
         ...settings.reposite,
         ...(found?.runtime ? { containerRuntime: found.runtime } : {}),
         ...(found?.swarm ? { appRuntime: found.swarm.appRuntime, imageBuilder: found.swarm.imageBuilder } : {}),
+        ...(found?.ports ? { appRuntime: found.ports.appRuntime, imageBuilder: found.ports.imageBuilder } : {}),
       });
   } catch (error) {
     server.close();
@@ -119,7 +120,7 @@ export async function startServer(
     // Jobs this replica ran before a restart (a crash) end now, not after a minute without heartbeat.
     const ended = await reposite.jobs.resume();
     if (ended > 0) console.log(`[reposite] ${ended} job${ended === 1 ? "" : "s"} left running by this replica's last run ended aborted`);
-    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.swarm ? `; ${found.swarm.note}` : "");
+    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.swarm ? `; ${found.swarm.note}` : "") + (found?.ports ? `; ${portsNote(found.ports)}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
     if (edgeMode) {
@@ -186,7 +187,9 @@ function portOf(server: Server, fallback: number): number {
  * The runtime apps are hosted on: the one the settings give, else Docker when `hosting` is
  * `detect` and its Engine answers. `reason` says why there is none.
  */
-async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime?: ContainerRuntime; swarm?: SwarmHosting; reason?: string; firewall?: string }> {
+async function findContainerRuntime(
+  settings: ServerSettings,
+): Promise<{ runtime?: ContainerRuntime; swarm?: SwarmHosting; ports?: HostingPorts; reason?: string; firewall?: string }> {
   if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
   if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
   // REPOSITE_RUNTIME=swarm: services on Docker Swarm, rolled out by Swarm itself (provider-swarm).
@@ -204,7 +207,21 @@ async function findContainerRuntime(settings: ServerSettings): Promise<{ runtime
   const where = process.env.DOCKER_HOST || "/var/run/docker.sock";
   // Once per start, in the background: deploys go on without holders until the image is there.
   void runtime?.pullNetworkHolderImage();
-  return runtime ? { runtime, firewall: await startAppFirewall(runtime) } : { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
+  if (!runtime) return { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
+  // Core builds and runs apps through the two ports; both adapt this one runtime (holders, firewall, loop volumes, build cache).
+  const ports = { imageBuilder: createDockerImageBuilder({ runtime }), appRuntime: createDockerAppRuntime({ runtime }) };
+  return { ports, firewall: await startAppFirewall(runtime) };
+}
+
+/** The builder and runtime core hosts apps through. */
+interface HostingPorts {
+  imageBuilder: ImageBuilder;
+  appRuntime: AppRuntime;
+}
+
+/** For the start-up output: which ports core goes through, and who rolls out. */
+function portsNote({ imageBuilder, appRuntime }: HostingPorts): string {
+  return `through ImageBuilder ${imageBuilder.provider} and AppRuntime ${appRuntime.provider} (${appRuntime.capabilities.rollout} rollout)`;
 }
 
 /**

@@ -647,7 +647,9 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
   }, 60_000);
 
   it("kill -9 mid-build: after restart the run is failed with a reason, the previous version still serves, and another account's queued run goes on", async () => {
-    github.addRepo(dockerRepo("docker-3", ["RUN sleep 20"]));
+    // The run's name in the step makes its cache key this run's own: a step an earlier run let finish (its
+    // cache record held by the Engine) would otherwise end the build at once.
+    github.addRepo(dockerRepo("docker-3", [`RUN sleep 20 # ${run}`]));
     const building = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${sites.docker}/deployment/deploy`, tokens.ada, { method: "POST" });
     // Carol's deploy waits: the server's one build slot is ada's.
     const queued = await apiJson<{ run_id: string; job_id: string }>(`/app/sites/${sites.queued}/deployment/deploy`, tokens.carol, { method: "POST" });

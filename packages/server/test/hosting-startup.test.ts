@@ -72,10 +72,12 @@ describe("app hosting at start-up, in a real server process", () => {
       if (ids.length) await docker(["rm", "-f", ...ids]);
     });
 
-    it("names the engine it hosts apps on, and hosting routes work", async () => {
+    it("names the engine it hosts apps on and the two ports it goes through, and hosting routes work", async () => {
       const server = await startServerProcess(await freePort(), env({ REPOSITE_APP_LABELS: `reposite-test.run=${run}` }));
       try {
         expect(server.output().stdout).toMatch(/app hosting: docker \d+\.\d+\S* \(0 apps running\)/);
+        // Core hosts apps through the two ports, both provider-docker's adapters over the one Engine.
+        expect(server.output().stdout).toMatch(/app hosting: docker .*; through ImageBuilder docker \d+\.\d+\S* and AppRuntime docker \d+\.\d+\S* \(caller rollout\)/);
         const site = await newSite(server.url);
         expect((await fetch(`${server.url}/app/sites/${site}/deployment`, json({}, token, "PUT"))).status).toBe(201);
         const saas = await fetch(`${server.url}/app/sites/${site}/generate`, json({ mode: "saas" }, token));

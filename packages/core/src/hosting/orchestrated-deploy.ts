@@ -10,7 +10,7 @@ import { AppStartFailure, type StartFacts } from "./diagnosis/start-facts.js";
 import { isHealthyStatus } from "./health-check.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { asOrchestrated, type OrchestratedContainerRuntime } from "./orchestrated-runtime.js";
+import { asOrchestrated, type OrchestratedContainerRuntime } from "./runtime-from-ports.js";
 
 /** What a launch on an orchestrating runtime needs (`AppContainers.launch` gathers it). */
 export interface OrchestratedLaunch {

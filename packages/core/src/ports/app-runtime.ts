@@ -1,5 +1,5 @@
 import type { InjectionToken } from "tsyringe";
-import type { ContainerStats, ExecResult, TerminalOptions, TerminalSession } from "./container-runtime.js";
+import type { ContainerStats, DiskLimits, ExecResult, TerminalOptions, TerminalSession } from "./container-runtime.js";
 
 /**
  * Where hosted apps run, one app at a time: a container on one engine, a service on a Swarm, a
@@ -16,7 +16,8 @@ import type { ContainerStats, ExecResult, TerminalOptions, TerminalSession } fro
  *   rolls back on failure; core follows its progress and reads the outcome.
  *
  * Everything an app is made of carries the labels it was given, so a restarted control plane
- * finds its apps with `list(labels)`. Implementations: `@reposite/provider-swarm`; proved by
+ * finds its apps with `list(labels)`. Implementations: `@reposite/provider-docker` (`caller`, one engine) and
+ * `@reposite/provider-swarm` (`orchestrator`); proved by
  * `appRuntimeContract` in test-support.
  */
 export interface AppRuntime {
@@ -43,8 +44,11 @@ export interface AppRuntime {
    */
   replace?(id: string, change: AppChange, options?: RolloutOptions): Promise<RolloutResult>;
 
-  /** Stops the app (it keeps its settings, volume and network); a stopped or missing one is fine. */
-  stop(id: string): Promise<void>;
+  /**
+   * Stops the app (it keeps its settings, volume and network); a stopped or missing one is fine.
+   * `graceSeconds` is how long it has between SIGTERM and SIGKILL, where the runtime lets the caller say.
+   */
+  stop(id: string, options?: StopOptions): Promise<void>;
 
   /** Starts a stopped app again with the same settings; resolves once it runs. */
   start(id: string): Promise<AppState>;
@@ -78,6 +82,23 @@ export interface AppRuntime {
 
   /** Bytes the app's writable layer and its volume hold, or null when unknown (`capabilities.disk`). */
   diskUsage?(id: string, volume?: string): Promise<AppDiskUsage>;
+
+  /** Bytes a named volume holds, whether or not an app runs on it, or null when unknown (`capabilities.disk`). */
+  volumeSize?(name: string): Promise<number | null>;
+
+  /**
+   * Holds a volume to a new disk limit now (a purchase, or a lowered limit) where the runtime
+   * enforces limits at write time (`capabilities.diskLimits`).
+   */
+  resizeVolume?(name: string, limitMb: number): Promise<void>;
+
+  /** How app disk limits hold on this runtime, for the start-up output (`capabilities.diskLimits`). */
+  diskLimits?(): Promise<DiskLimits>;
+}
+
+export interface StopOptions {
+  /** Seconds between SIGTERM and SIGKILL; the runtime's default when absent. */
+  graceSeconds?: number;
 }
 
 export interface AppRuntimeCapabilities {
@@ -87,6 +108,11 @@ export interface AppRuntimeCapabilities {
   terminal: boolean;
   stats: boolean;
   disk: boolean;
+  /**
+   * `resizeVolume()` and `diskLimits()` exist: volumes can be held to a size. Optional so a v1
+   * runtime written before it stays valid (absent is false).
+   */
+  diskLimits?: boolean;
 }
 
 export interface AppSpec {
@@ -115,6 +141,11 @@ export interface AppSpec {
   volume?: { name: string; path: string; limitMb?: number };
   /** The network the app joins alone, made when missing: apps cannot reach each other. */
   network: string;
+  /**
+   * Keep the root filesystem writable (a bare box someone works in through a terminal). Otherwise
+   * a runtime that enforces disk limits at write time may make it read-only, with a small `/tmp`.
+   */
+  writableRoot?: boolean;
 }
 
 /** What `replace()` changes; the rest of the spec stays. */
@@ -196,5 +227,5 @@ export interface AppDiskUsage {
   volumeBytes: number | null;
 }
 
-/** Absent until the deploy pipeline runs through the split ports (the container runtime serves today). */
+/** Registered with the `ImageBuilder` whenever hosting is on: core builds and runs apps through the two. */
 export const APP_RUNTIME: InjectionToken<AppRuntime> = Symbol.for("reposite.AppRuntime");

@@ -1,10 +1,13 @@
 import type { InjectionToken } from "tsyringe";
 
 /**
- * Where hosted apps are built and run. Small and capability-shaped: what every runtime must do is
- * required; what only some can do (a terminal, live stats) is described by `capabilities` and
- * optional methods. Implementations: `@reposite/provider-docker` (the Docker Engine API) and, for
- * core's fast tests, an in-memory runtime in test-support; both pass `containerRuntimeContract`.
+ * Where hosted apps are built and run, as hosting reads it: core's internal one-engine shape.
+ * Providers implement the two ports instead (`ImageBuilder`, `AppRuntime`); core makes this from
+ * them (`containerRuntimeFromPorts`, hosting/runtime-from-ports.ts), whichever rolls out.
+ * Small and capability-shaped: what every runtime must do is required; what only some can do (a
+ * terminal, live stats) is described by `capabilities` and optional methods. Also implemented by
+ * provider-docker's `DockerRuntime` (what its two adapters wrap) and, for core's fast tests, an
+ * in-memory runtime in test-support; both pass `containerRuntimeContract`.
  *
  * Every container, image and volume the runtime makes carries the labels it was given, so a
  * restarted server finds its apps again with `listContainers(labels)` instead of remembering them.
@@ -249,5 +252,5 @@ export interface ContainerStats {
   networkTxBytes: number;
 }
 
-/** Absent when no runtime answered at start: hosting is then off and says so. */
+/** Absent when no runtime answered at start: hosting is then off and says so. Registered by `createReposite`, from the two ports or as given. */
 export const CONTAINER_RUNTIME: InjectionToken<ContainerRuntime> = Symbol.for("reposite.ContainerRuntime");

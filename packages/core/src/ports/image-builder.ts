@@ -8,7 +8,8 @@ import type { BuildRequest } from "./container-runtime.js";
  * builder of its own. Versioned like the AI SDK's provider spec: core checks
  * `specificationVersion` and refuses a builder written for another version of this interface.
  *
- * Implementations: `@reposite/provider-swarm` (BuildKit on the Engine, then a push to the
+ * Implementations: `@reposite/provider-docker` (the engine that runs the apps) and
+ * `@reposite/provider-swarm` (BuildKit on the Engine, then a push to the
  * registry). Proved by `imageBuilderContract` in test-support.
  */
 export interface ImageBuilder {
@@ -37,6 +38,9 @@ export interface ImageBuilder {
    * cache), when the app is removed. With `capabilities.buildCache`.
    */
   removeBuildCache?(labels: Record<string, string>): Promise<void>;
+
+  /** Bytes the image takes where apps run (for an app's disk figures), or null when unknown (`capabilities.sizes`). */
+  imageSize?(image: AppImage): Promise<number | null>;
 }
 
 export interface ImageBuilderCapabilities {
@@ -44,6 +48,8 @@ export interface ImageBuilderCapabilities {
   registry: boolean;
   /** `removeBuildCache()` exists: builds keep a cache per app. */
   buildCache: boolean;
+  /** `imageSize()` exists. Optional so a v1 builder written before it stays valid (absent is false). */
+  sizes?: boolean;
 }
 
 /**
@@ -65,5 +71,5 @@ export interface AppImage {
   digest: string | null;
 }
 
-/** Absent when no builder is configured: hosting then uses the container runtime's own builds. */
+/** Registered with the `AppRuntime` whenever hosting is on through the two ports. */
 export const IMAGE_BUILDER: InjectionToken<ImageBuilder> = Symbol.for("reposite.ImageBuilder");

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReposite, type CreateRepositeOptions, type JobEvent, type JobView, type Reposite } from "@reposite/core";
-import { createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "@reposite/provider-docker";
+import { createReposite, type AppRuntime, type CreateRepositeOptions, type ImageBuilder, type JobEvent, type JobView, type Reposite } from "@reposite/core";
+import { createDockerAppRuntime, createDockerImageBuilder, createDockerRuntime, type DockerRuntime, type DockerRuntimeOptions } from "@reposite/provider-docker";
 import { buildLocalBaseImages, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo, type LocalBaseImages } from "@reposite/test-support";
 import { createStorage } from "unstorage";
 
@@ -12,7 +12,9 @@ import { createStorage } from "unstorage";
  * containers (diagnoses, disk, data reset, the fix). Repositories come from the loopback fake
  * GitHub as `acme/<name>`; base images are the ones made on this machine (`images.node`,
  * `images.busybox`). Everything it makes on the Engine carries this harness's own label and goes
- * at `close()`. Timings are short; pass `hosting` to change them.
+ * at `close()`. Timings are short; pass `hosting` to change them. Core reaches the Engine as a
+ * server does: through provider-docker's ImageBuilder and AppRuntime over `runtime` (`ports` may
+ * wrap them, to watch the calls).
  */
 export interface EngineHarness {
   reposite: Reposite;
@@ -34,15 +36,26 @@ export interface EngineHarness {
 
 export const ENGINE_LABEL = "reposite-test.run";
 
+/** The two ports core hosts apps through. */
+export interface HostingPorts {
+  imageBuilder: ImageBuilder;
+  appRuntime: AppRuntime;
+}
+
 export async function startEngineHarness(
-  options: Omit<CreateRepositeOptions, "containerRuntime"> & { repos?: FakeRepo[]; runtime?: (dataDir: string) => DockerRuntimeOptions } = {},
+  options: Omit<CreateRepositeOptions, "containerRuntime" | "appRuntime" | "imageBuilder"> & {
+    repos?: FakeRepo[];
+    runtime?: (dataDir: string) => DockerRuntimeOptions;
+    ports?: (ports: HostingPorts) => HostingPorts;
+  } = {},
 ): Promise<EngineHarness> {
-  const { repos = [], runtime: runtimeOptions, ...rest } = options;
+  const { repos = [], runtime: runtimeOptions, ports: wrapPorts = (ports) => ports, ...rest } = options;
   const run = `engine-${randomBytes(4).toString("hex")}`;
   const images = await buildLocalBaseImages();
   const github = await startFakeGitHub({ repos });
   const dataDir = await mkdtemp(join(tmpdir(), "reposite-engine-"));
   const runtime = createDockerRuntime(runtimeOptions?.(dataDir));
+  const ports = wrapPorts({ imageBuilder: createDockerImageBuilder({ runtime }), appRuntime: createDockerAppRuntime({ runtime }) });
   const reposite = createReposite({
     storage: createStorage(),
     github: { apiUrl: github.url, webHosts: ["github.com"] },
@@ -60,7 +73,8 @@ export async function startEngineHarness(
       ...rest.hosting,
       labels: { [ENGINE_LABEL]: run, ...rest.hosting?.labels },
     },
-    containerRuntime: runtime,
+    imageBuilder: ports.imageBuilder,
+    appRuntime: ports.appRuntime,
   });
   let accounts = 0;
   const finish = async (ownerId: string, jobId: string) => {

@@ -383,6 +383,13 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
       const read = await inApp(second.id, `process.stdout.write(String(require("fs").statSync("/data/kept.bin").size))`);
       expect(read).toMatchObject({ exitCode: 0, output: String(MB) });
       if (runtime.capabilities.disk) expect((await runtime.diskUsage!(second.id, volumeName)).volumeBytes).toBeGreaterThanOrEqual(MB);
+      if (runtime.capabilities.disk && runtime.volumeSize) expect(await runtime.volumeSize(volumeName)).toBeGreaterThanOrEqual(MB);
+      if (runtime.capabilities.diskLimits) {
+        // A larger limit keeps the data, and the app goes on reading it.
+        expect(await runtime.diskLimits!()).toMatchObject({ atWriteTime: expect.any(Boolean), note: expect.any(String) });
+        await runtime.resizeVolume!(volumeName, 96);
+        expect(await inApp(second.id, `process.stdout.write(String(require("fs").statSync("/data/kept.bin").size))`)).toMatchObject({ exitCode: 0, output: String(MB) });
+      }
       await runtime.remove(second.id);
       apps.delete("keeper-again");
 
@@ -396,7 +403,8 @@ export function appRuntimeContract(name: string, setup: () => Promise<AppRuntime
     }, 240_000);
 
     it("stops and starts the app", async () => {
-      await env().runtime.stop(main.id);
+      // The app ends at SIGTERM; the grace is how long a runtime that takes it would wait before SIGKILL.
+      await env().runtime.stop(main.id, { graceSeconds: 2 });
       const stopped = await env().runtime.inspect(main.id);
       expect(stopped).toMatchObject({ wanted: false, running: false });
       expect(await env().runtime.address(main.id)).toBeNull();

@@ -94,6 +94,7 @@ export function imageBuilderContract(name: string, setup: () => Promise<ImageBui
       }
       const labels = await env().fetchAsNode(image.reference);
       expect(labels).toMatchObject(env().labels);
+      if (env().builder.capabilities.sizes) expect(await env().builder.imageSize!(image)).toBeGreaterThan(0);
     });
 
     it("fails a build whose step fails, with the step's exit code and the failing step", async () => {
