@@ -1,6 +1,6 @@
 import type { DiskUsage } from "@reposite/contract";
 import type { ContainerRuntime } from "../ports/container-runtime.js";
-import { asOrchestrated } from "./orchestrated-runtime.js";
+import { asOrchestrated } from "./runtime-from-ports.js";
 
 /** What one app holds on disk, as `metrics.storage` shows it: the HTTP contract's `DiskUsage`. */
 export type { DiskUsage } from "@reposite/contract";
