@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { AppImage } from "@reposite/core";
-import { docker, dockerForTests, ensureSwarm, removeLabelled, startRegistry, type TestRegistry } from "@reposite/test-support";
+import { dockerForTests, ensureSwarm, startRegistry, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwarmAppRuntime, createSwarmImageBuilder, swarmOptionsFromEnv, type SwarmOptions } from "../src/index.js";
+import { removeSwarmRun } from "./run-cleanup.js";
 import { buildVersionImage } from "./version-image.js";
 
 const engine = await dockerForTests();
@@ -50,12 +51,7 @@ describe.skipIf(!engine.available)("provider-swarm reached through the gateway b
     options = { registry: { address: registry.address }, health: { intervalSeconds: 1, timeoutSeconds: 2, retries: 3, startPeriodSeconds: 3 } };
   }, 180_000);
   afterAll(async () => {
-    const services = (await docker(["service", "ls", "-q", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.split("\n").filter(Boolean);
-    if (services.length) await docker(["service", "rm", ...services]).catch(() => undefined);
-    for (let tries = 0; tries < 60 && (await docker(["ps", "-aq", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim(); tries++) await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const image of images) await createSwarmImageBuilder(options).remove(image).catch(() => undefined);
-    await removeLabelled(RUN_LABEL, run).catch(() => undefined);
-    await registry?.stop();
+    await removeSwarmRun(RUN_LABEL, run, images, options, registry);
   }, 180_000);
 
   it("answers from this machine at the task's gateway address, and a rollout's new task at a new one, reported once it is healthy", async () => {

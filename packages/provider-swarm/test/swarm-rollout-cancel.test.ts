@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { AppAddress, AppImage } from "@reposite/core";
-import { docker, dockerForTests, ensureSwarm, removeLabelled, startRegistry, type TestRegistry } from "@reposite/test-support";
+import { dockerForTests, ensureSwarm, startRegistry, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwarmAppRuntime, createSwarmImageBuilder, type SwarmAppRuntime, type SwarmOptions } from "../src/index.js";
 import type { SwarmTask } from "../src/service-state.js";
+import { removeSwarmRun } from "./run-cleanup.js";
 import { buildVersionImage } from "./version-image.js";
 
 // A cancelled rollout on the real swarm (the machine's shared single-node swarm, Debian's registry):
@@ -98,12 +99,7 @@ describe.skipIf(!engine.available)("provider-swarm: a cancelled rollout", () => 
     }
   }, 240_000);
   afterAll(async () => {
-    const services = (await docker(["service", "ls", "-q", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.split("\n").filter(Boolean);
-    if (services.length) await docker(["service", "rm", ...services]).catch(() => undefined);
-    for (let tries = 0; tries < 60 && (await docker(["ps", "-aq", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim(); tries++) await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const image of images) await createSwarmImageBuilder(options).remove(image).catch(() => undefined);
-    await removeLabelled(RUN_LABEL, run).catch(() => undefined);
-    await registry?.stop();
+    await removeSwarmRun(RUN_LABEL, run, images, options, registry);
   }, 180_000);
 
   it("cancelled while the new version starts: the service's spec is the old digest again, the old version answered throughout, and nothing is left half-rolled", async () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { BuildFailure, type AppImage } from "@reposite/core";
-import { buildLocalBaseImages, docker, dockerForTests, ensureSwarm, networkVantage, removeLabelled, startRegistry, writeTar, type NetworkVantage, type TestRegistry } from "@reposite/test-support";
+import { buildLocalBaseImages, docker, dockerForTests, ensureSwarm, networkVantage, startRegistry, writeTar, type NetworkVantage, type TestRegistry } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSwarmAppRuntime, createSwarmImageBuilder, PROBE_PATH, swarmOptionsFromEnv, type SwarmAppRuntime, type SwarmOptions } from "../src/index.js";
+import { removeSwarmRun } from "./run-cleanup.js";
 import { buildVersionImage } from "./version-image.js";
 
 const engine = await dockerForTests();
@@ -44,12 +45,7 @@ describe.skipIf(!engine.available)("provider-swarm services", () => {
   }, 180_000);
   afterAll(async () => {
     for (const vantage of vantages) await vantage.close();
-    const services = (await docker(["service", "ls", "-q", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.split("\n").filter(Boolean);
-    if (services.length) await docker(["service", "rm", ...services]).catch(() => undefined);
-    for (let tries = 0; tries < 60 && (await docker(["ps", "-aq", "--filter", `label=${RUN_LABEL}=${run}`])).stdout.trim(); tries++) await new Promise((resolve) => setTimeout(resolve, 500));
-    for (const image of images) await createSwarmImageBuilder(options).remove(image).catch(() => undefined);
-    await removeLabelled(RUN_LABEL, run).catch(() => undefined);
-    await registry?.stop();
+    await removeSwarmRun(RUN_LABEL, run, images, options, registry);
   }, 180_000);
 
   it("runs an app with a volume pinned to its node, locked down, keeping its data across a rollout, found again by labels", async () => {

@@ -35,7 +35,6 @@ const DYNAMIC_LOCATIONS = ["= /auth", "^~ /auth/", "= /community", "^~ /communit
 /** Headers of a page (`index.html`, `pages/*.html`): always HTML with .br/.gz beside it, so fixed, not looked up per request. */
 const PAGE_HEADERS = [
   `add_header Cache-Control "${HTML_CACHE_CONTROL}";`,
-  "add_header X-Content-Type-Options nosniff;",
   `add_header Content-Security-Policy "${HTML_CSP}";`,
   'add_header Vary "Accept-Encoding";',
 ];
@@ -116,7 +115,7 @@ export function siteLocations(sites: NginxSiteSettings): string[] {
     ...filesLocation(
       sites,
       SITE_FILES,
-      ["add_header Cache-Control $reposite_cache_control;", "add_header X-Content-Type-Options nosniff;", "add_header Content-Security-Policy $reposite_csp;", "add_header Vary $reposite_vary;"],
+      ["add_header Cache-Control $reposite_cache_control;", "add_header Content-Security-Policy $reposite_csp;", "add_header Vary $reposite_vary;"],
       `${current("/files$uri")} ${current("/plain$uri")} ${typed.join(" ")} =404`,
     ),
     // The site's 404 page in its design, without validators, asked for again each time; a site without one: Reposite's.
@@ -158,6 +157,7 @@ function filesLocation(sites: NginxSiteSettings, match: string, headers: string[
     ...(match === SITE_FILES ? [] : ["      error_page 418 = @reposite_node;", '      if ($reposite_static = "") {', "        return 418;", "      }"]),
     ...fileServing(sites, "      "),
     ...headers.map((line) => `      ${line}`),
+    "      add_header X-Content-Type-Options nosniff;",
     // Tells a file nginx served from one Reposite answered (tests, operators).
     "      add_header X-Reposite-Edge nginx;",
     `      ${log}`,
