@@ -13,7 +13,7 @@ export { withTransaction, supportsTransactions } from "./util/storage-transactio
 export * from "./ports/container-runtime.js";
 export * from "./ports/image-builder.js";
 export * from "./ports/app-runtime.js";
-export { containerRuntimeFromPorts, orchestratedContainerRuntime, asOrchestrated, asPorts, type OrchestratedContainerRuntime, type PortsContainerRuntime } from "./hosting/runtime-from-ports.js";
+export { containerRuntimeFromPorts, asOrchestrated, asPorts, type PortsContainerRuntime } from "./hosting/runtime-from-ports.js";
 export * from "./ports/payments.js";
 export * from "./ports/dns.js";
 export { DomainTable, type DomainEntry } from "./domains/domain-table.js";

@@ -14,7 +14,7 @@ import { containerNginx } from "./edge/nginx-container.js";
 import { settingsFromEnv, type ServerSettings } from "./config-from-env.js";
 import { takePortZero } from "./listening-port.js";
 import { siteNodeHandler } from "./site-runtime/site-runtime.js";
-import { startSwarmHosting, type SwarmHosting } from "./swarm-runtime.js";
+import { startSwarmHosting } from "./swarm-runtime.js";
 import { terminalSockets } from "./terminal/terminal-socket.js";
 import { acmeChallengeRoute, createBuiltInAcme, createHttpsServer } from "./tls/index.js";
 
@@ -74,7 +74,6 @@ export async function startServer(
       createReposite({
         ...settings.reposite,
         ...(found?.runtime ? { containerRuntime: found.runtime } : {}),
-        ...(found?.swarm ? { appRuntime: found.swarm.appRuntime, imageBuilder: found.swarm.imageBuilder } : {}),
         ...(found?.ports ? { appRuntime: found.ports.appRuntime, imageBuilder: found.ports.imageBuilder } : {}),
       });
   } catch (error) {
@@ -120,7 +119,7 @@ export async function startServer(
     // Jobs this replica ran before a restart (a crash) end now, not after a minute without heartbeat.
     const ended = await reposite.jobs.resume();
     if (ended > 0) console.log(`[reposite] ${ended} job${ended === 1 ? "" : "s"} left running by this replica's last run ended aborted`);
-    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.swarm ? `; ${found.swarm.note}` : "") + (found?.ports ? `; ${portsNote(found.ports)}` : "");
+    hosting = (await recoverApps(reposite, found?.reason)) + (found?.firewall ? `; ${found.firewall}` : "") + (found?.ports ? `; ${found.ports.note}` : "");
     // Custom domains route from memory: the table is filled before the first request.
     await reposite.domains.load();
     if (edgeMode) {
@@ -189,11 +188,11 @@ function portOf(server: Server, fallback: number): number {
  */
 async function findContainerRuntime(
   settings: ServerSettings,
-): Promise<{ runtime?: ContainerRuntime; swarm?: SwarmHosting; ports?: HostingPorts; reason?: string; firewall?: string }> {
+): Promise<{ runtime?: ContainerRuntime; ports?: HostingPorts; reason?: string; firewall?: string }> {
   if (settings.reposite.containerRuntime) return { runtime: settings.reposite.containerRuntime };
   if (settings.hosting === "off") return { reason: "turned off (REPOSITE_HOSTING=off)" };
   // REPOSITE_RUNTIME=swarm: services on Docker Swarm, rolled out by Swarm itself (provider-swarm).
-  if (settings.runtime?.kind === "swarm") return { swarm: await startSwarmHosting(settings.runtime.swarm) };
+  if (settings.runtime?.kind === "swarm") return { ports: await startSwarmHosting(settings.runtime.swarm) };
   if (settings.hosting !== "detect") return { reason: "no container runtime given" };
   // App volumes live as loop-mounted filesystems under the data dir (when the server may mount them).
   // Apps are kept from the host and each other by iptables rules (provider-docker's app-firewall.ts).
@@ -209,19 +208,17 @@ async function findContainerRuntime(
   void runtime?.pullNetworkHolderImage();
   if (!runtime) return { reason: `no Docker Engine answered at ${where}; saas sites and /app/ are unavailable` };
   // Core builds and runs apps through the two ports; both adapt this one runtime (holders, firewall, loop volumes, build cache).
-  const ports = { imageBuilder: createDockerImageBuilder({ runtime }), appRuntime: createDockerAppRuntime({ runtime }) };
-  return { ports, firewall: await startAppFirewall(runtime) };
+  const imageBuilder = createDockerImageBuilder({ runtime });
+  const appRuntime = createDockerAppRuntime({ runtime });
+  const note = `through ImageBuilder ${imageBuilder.provider} and AppRuntime ${appRuntime.provider} (${appRuntime.capabilities.rollout} rollout)`;
+  return { ports: { imageBuilder, appRuntime, note }, firewall: await startAppFirewall(runtime) };
 }
 
-/** The builder and runtime core hosts apps through. */
+/** The builder and runtime core hosts apps through (Docker's adapters, or Swarm's), and what the start-up line says of them. */
 interface HostingPorts {
   imageBuilder: ImageBuilder;
   appRuntime: AppRuntime;
-}
-
-/** For the start-up output: which ports core goes through, and who rolls out. */
-function portsNote({ imageBuilder, appRuntime }: HostingPorts): string {
-  return `through ImageBuilder ${imageBuilder.provider} and AppRuntime ${appRuntime.provider} (${appRuntime.capabilities.rollout} rollout)`;
+  note: string;
 }
 
 /**

@@ -10,7 +10,7 @@ import { AppStartFailure, type StartFacts } from "./diagnosis/start-facts.js";
 import { isHealthyStatus } from "./health-check.js";
 import { HostingAvailability } from "./hosting-availability.js";
 import { DEFAULT_HOSTING_SETTINGS, FREE_TIER, HOSTING_SETTINGS, type HostingSettings } from "./hosting-settings.js";
-import { asOrchestrated, type OrchestratedContainerRuntime } from "./runtime-from-ports.js";
+import { asOrchestrated, type PortsContainerRuntime } from "./runtime-from-ports.js";
 
 /** What a launch on an orchestrating runtime needs (`AppContainers.launch` gathers it). */
 export interface OrchestratedLaunch {
@@ -57,7 +57,7 @@ export class OrchestratedApps {
   }
 
   /** The orchestrating runtime, or null on a runtime core rolls out on (one Docker Engine). */
-  get runtime(): OrchestratedContainerRuntime | null {
+  get runtime(): PortsContainerRuntime | null {
     return this.availability.on ? asOrchestrated(this.availability.runtime()) : null;
   }
 

@@ -21,9 +21,6 @@ export interface PortsContainerRuntime extends ContainerRuntime {
   imageOf(tagOrReference: string): AppImage;
 }
 
-/** The runtime that rolls out by itself behind a ports runtime. */
-export type OrchestratedContainerRuntime = PortsContainerRuntime;
-
 /** Refuses ports written for another version of their interface: their methods could mean other things. */
 export function assertSpecification(port: { specificationVersion?: string; provider?: string }, what: string): void {
   if (port.specificationVersion !== "v1") {
@@ -155,19 +152,13 @@ export function containerRuntimeFromPorts(builder: ImageBuilder, apps: AppRuntim
   };
 }
 
-/** Hosting's runtime over an orchestrating `AppRuntime` (Swarm); refuses one core rolls out on. */
-export function orchestratedContainerRuntime(builder: ImageBuilder, apps: AppRuntime): PortsContainerRuntime {
-  if (apps.capabilities.rollout !== "orchestrator") throw new Error(`[reposite] the app runtime ${apps.provider} does not roll out by itself (rollout: ${apps.capabilities.rollout}).`);
-  return containerRuntimeFromPorts(builder, apps);
-}
-
 /** The two ports behind a container runtime, when it is made of them. */
 export function asPorts(runtime: ContainerRuntime): PortsContainerRuntime | null {
   return "apps" in runtime && "builder" in runtime && typeof (runtime as PortsContainerRuntime).imageOf === "function" ? (runtime as PortsContainerRuntime) : null;
 }
 
 /** The orchestrated runtime behind a container runtime, when it is one (its app runtime rolls out by itself). */
-export function asOrchestrated(runtime: ContainerRuntime): OrchestratedContainerRuntime | null {
+export function asOrchestrated(runtime: ContainerRuntime): PortsContainerRuntime | null {
   const ports = asPorts(runtime);
   return ports?.apps.capabilities.rollout === "orchestrator" ? ports : null;
 }
