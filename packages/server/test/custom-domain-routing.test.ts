@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { WebSocket, WebSocketServer } from "ws";
 import type { RunningServer } from "../src/start-server.js";
 import { byNginxAlone, countNodeRequests, freshCookie, nodeRequestsFor, SHAPES, startServerIn, type NodeRequests } from "./edge-shapes.js";
+import { watchStorage } from "./storage-touches.js";
 
 // A project's verified custom domain, on the reference server as `startServer` composes it (no
 // host resolvers given: the default is `reposite.domainTable`), over a real socket. Requests go
@@ -27,8 +28,6 @@ interface Answer {
   text: string;
 }
 
-/** Storage keys the spied calls touched, but leases: they are renewed on a timer whatever the requests (a slow machine stretches a test's window over a renewal). */
-const keysTouched = (spies: { mock: { calls: unknown[][] } }[]) => spies.flatMap((spy) => spy.mock.calls.map((call) => String(call[0]))).filter((key) => !key.startsWith("leases:"));
 
 function send(port: number, path: string, init: { host: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -276,16 +275,13 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
     const members = reposite.members;
     const member = await members.register(siteId, { email: "dee@example.com", password: "analytical-engine" });
     const cookie = `__Host-reposite_member=${(await members.createSession(siteId, member.id)).secret}`;
-    const storage = reposite.container.resolve(STORAGE);
-    const spies = (["getItem", "getItems", "getItemRaw", "hasItem", "getKeys", "getMeta", "setItem", "setItems", "setItemRaw", "removeItem"] as const).map((method) =>
-      vi.spyOn(storage, method),
-    );
+    const storage = watchStorage(reposite.container.resolve(STORAGE));
     let requests: NodeRequests | undefined;
     try {
       // Warm-up: the site, the project (the gate) and the session are read once.
       for (const path of ["/", "/about", "/sitemap.xml", "/robots.txt", "/missing"]) await get(path);
       await get("/app/warm", DOMAIN, { cookie });
-      spies.forEach((spy) => spy.mockClear());
+      storage.clear();
       requests = countNodeRequests(server);
 
       for (let i = 0; i < 10; i++) {
@@ -303,10 +299,10 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
       // sitemap, the member's /app/ and WebSocket were nginx's (asking the gate, which keeps its decision).
       if (shape === "nginx") expect(requests.seen).toEqual(Array.from({ length: 10 }, (_, i) => `GET /app/hot/${i}`));
 
-      expect(keysTouched(spies)).toEqual([]);
+      expect(storage.touched()).toEqual([]);
     } finally {
       requests?.stop();
-      spies.forEach((spy) => spy.mockRestore());
+      storage.stop();
     }
   });
 
@@ -320,13 +316,12 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
     await running(other, ledger.port);
     reposite.domainTable.set({ domain: "ledger.dev", siteId: other, slug: "ledger", verified: true });
     await served(() => nginxAlone("/app/first", "ledger.dev"));
-    const storage = reposite.container.resolve(STORAGE);
-    const spies = (["getItem", "getItems", "getItemRaw", "hasItem", "getKeys"] as const).map((method) => vi.spyOn(storage, method));
+    const storage = watchStorage(reposite.container.resolve(STORAGE));
     try {
       const first = await get("/app/first", "ledger.dev");
       expect(first.status, first.text).toBe(200);
       expect((JSON.parse(first.text) as { url: string }).url).toBe("/first");
-      spies.forEach((spy) => spy.mockClear());
+      storage.clear();
       const requests = countNodeRequests(server);
       try {
         for (let i = 0; i < 20; i++) expect((await get(`/app/hot/${i}`, "ledger.dev")).status).toBe(200);
@@ -335,7 +330,7 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
       } finally {
         requests.stop();
       }
-      expect(keysTouched(spies)).toEqual([]);
+      expect(storage.touched()).toEqual([]);
       const opened = await openSocket(port, "/app/live", "ledger.dev");
       expect("socket" in opened).toBe(true);
       if ("socket" in opened) opened.socket.close();
@@ -347,7 +342,7 @@ describe.each(SHAPES)("a verified custom domain on the reference server (edge: %
       expect((await get("/app/after", "ledger.dev")).text).not.toContain('"url":"/after"');
       expect((await get("/app/after", "ledger.sites.test")).status).toBe(200);
     } finally {
-      spies.forEach((spy) => spy.mockRestore());
+      storage.stop();
       reposite.domainTable.deleteSite(other);
       routes().set(other, { status: "stopped", target: null });
       await ledger.close();

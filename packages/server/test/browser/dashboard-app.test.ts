@@ -30,8 +30,9 @@ describe.skipIf(!engine.available)("the App screen in Chromium, on the engine", 
   const notice = (page: Page) => page.locator("main .notice.ok").first().innerText();
 
   beforeAll(async () => {
-    // A failed health check ends in 4 s here (not a minute): the failure is what the test is after.
-    rig = await startScreenRig({ hosting: { healthTimeoutMs: 4_000 } });
+    // A failed health check ends in 10 s here (not a minute): the failure is what the test is after; a
+    // working app gets enough time to start on a loaded CI machine.
+    rig = await startScreenRig({ hosting: { healthTimeoutMs: 10_000 } });
     browser = await launchBrowser();
     owner = await rig.person();
     other = await rig.person();

@@ -17,7 +17,8 @@ const promptOf = (request: FakeOpenAIRequest) => (request.body!.messages as { ro
  * fails; the model's answer builds and runs, is kept, and later deploys build it until the
  * override is removed. A second project's first answer fails too, and its second works.
  */
-describe.skipIf(!engine.available)("the fix with a model on the Engine", () => {
+// A failed first deploy, then one or two fix attempts, on a loaded machine: more than the usual 30 s.
+describe.skipIf(!engine.available)("the fix with a model on the Engine", { timeout: 120_000 }, () => {
   let h: EngineHarness;
   let openai: FakeOpenAI;
   /** The fixture's Dockerfile; `step` is its fourth line. */
@@ -39,7 +40,7 @@ describe.skipIf(!engine.available)("the fix with a model on the Engine", () => {
       },
     });
     h = await startEngineHarness({
-      hosting: { healthTimeoutMs: 5_000, buildConcurrency: 4 },
+      hosting: { healthTimeoutMs: 10_000, buildConcurrency: 4 },
       languageModel: createOpenAILanguageModel({ apiKey: "sk-openai-test", baseURL: openai.url, model: "fixer-model", maxRetries: 0 }),
     });
   }, 120_000);

@@ -9,10 +9,11 @@ const engine = await dockerForTests();
  * The fix without a language model, on the Docker Engine: a real failure, its real diagnosis, and
  * the fix the diagnosis makes certain, deployed. Each case is its own account (one build each).
  */
-describe.skipIf(!engine.available)("the fix without a model on the Engine", () => {
+// A failed first deploy, then the fix's build and deploy, on a loaded machine: more than the usual 30 s.
+describe.skipIf(!engine.available)("the fix without a model on the Engine", { timeout: 120_000 }, () => {
   let h: EngineHarness;
   beforeAll(async () => {
-    h = await startEngineHarness({ hosting: { healthTimeoutMs: 3_000, buildConcurrency: 4 } });
+    h = await startEngineHarness({ hosting: { healthTimeoutMs: 10_000, buildConcurrency: 4 } });
   }, 120_000);
   afterAll(() => h?.close(), 60_000);
 
