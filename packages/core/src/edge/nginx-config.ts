@@ -3,7 +3,7 @@ import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
 import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
 import { appCookies, forwarding, forwardingHttp } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
-import { siteHostMap, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
+import { siteHostMap, siteHosts, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
 
 /** What the generated nginx configuration needs besides the routes. */
@@ -109,10 +109,27 @@ const quoted = (text: string) => `"${text.replace(/["\\]/g, "")}"`;
  * in the proxied location: on this machine that halved nginx's throughput.
  */
 export function nginxEdgeConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): Record<string, string> {
-  return { "nginx.conf": mainConfig(settings), "routes.conf": routesConfig(routes, settings) };
+  return { "nginx.conf": mainConfig(settings, routes), "routes.conf": routesConfig(routes, settings) };
 }
 
-function mainConfig(settings: NginxEdgeSettings): string {
+/**
+ * nginx's hash tables of host names (the maps by `$host`, the servers' names) sized for the routes.
+ * Each bucket must hold the longest name: nginx's 64 bytes hold about 40 characters, and a longer
+ * slug host or custom domain would fail every configuration from then on. Enough buckets for one
+ * name each, as with few names (bigger buckets mean longer scans per request).
+ */
+function hostHashes(routes: EdgeRoutes): string[] {
+  const names = [...routes.apps.map((app) => `${app.slug}.${routes.sitesDomain}`), ...routes.domains.map(({ domain }) => domain), ...routes.sites.map((slug) => `${slug}.${routes.sitesDomain}`)];
+  const longest = Math.max(0, ...names.map((name) => name.length));
+  // nginx's need: a pointer, the name plus 2 aligned to 8, and the end marker; aligned to 64-byte lines.
+  const bucket = Math.max(64, Math.ceil((16 + Math.ceil((longest + 2) / 8) * 8) / 64) * 64);
+  const buckets = Math.max(2048, 2 * names.length);
+  return bucket === 64 && buckets === 2048
+    ? []
+    : [`  map_hash_bucket_size ${bucket};`, `  map_hash_max_size ${buckets};`, `  server_names_hash_bucket_size ${bucket};`, `  server_names_hash_max_size ${buckets};`];
+}
+
+function mainConfig(settings: NginxEdgeSettings, routes: EdgeRoutes): string {
   const { dir } = settings;
   const listen = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]:${settings.listen.port}` : `${settings.listen.hostname}:${settings.listen.port}`;
   // The client's address and scheme: nginx's own view, or (behind a trusted proxy) the first
@@ -155,6 +172,8 @@ function mainConfig(settings: NginxEdgeSettings): string {
     "  proxy_http_version 1.1;",
     "  proxy_read_timeout 1h;",
     "  proxy_send_timeout 1h;",
+    // Before the first map: nginx takes the sizes when it reads a map.
+    ...hostHashes(routes),
     ...trusted,
     ...proto,
     // Keep-alive to upstreams needs an empty Connection; a WebSocket needs `upgrade`.
@@ -182,24 +201,30 @@ function mainConfig(settings: NginxEdgeSettings): string {
     // Relative to this file's folder: a candidate is tested beside its own routes before it replaces
     // the running pair. After the log formats and maps its members-only server uses.
     "  include routes.conf;",
-    ...serverBlock(settings, listen, null),
+    ...serverBlock(settings, listen, { kind: "default" }),
     "}",
     "",
   ].join("\n");
 }
 
 /**
- * One `server`: the default one (`names` null) or the one of members-only apps' hosts, whose
- * `/app` asks the member gate first. Both serve site files and send the rest to Reposite.
+ * Which `server`: the default one, for hosts no other names (a site without files, the API and
+ * account pages: all to Reposite but `/app`); the one of published sites' hosts, which serves their
+ * files; or the one of members-only apps' hosts, which serves site files too and whose `/app` asks
+ * the member gate first. Picking the server by name costs nginx nothing more per request.
  */
-function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonly string[] | null): string[] {
-  const sites = settings.sites;
+type ServerKind = { kind: "default" } | { kind: "sites" | "gated"; names: readonly string[] };
+
+function serverBlock(settings: NginxEdgeSettings, listen: string, server: ServerKind): string[] {
+  const sites = server.kind === "default" ? undefined : settings.sites;
+  const names = server.kind === "default" ? null : server.names;
   // nginx's own 502/503 (the app did not answer; no live server: it is not running) get the site's page.
   // The app's own answers pass as they are (no proxy_intercept_errors).
   // Recursive: the page's own location answers with error_page too, which nginx follows only so.
   const down = settings.appPages ? ["      recursive_error_pages on;", "      error_page 502 503 = @reposite_app_down;"] : [];
-  const app = names
-    ? memberGateLocations(settings.memberGate!, down)
+  const app =
+    server.kind === "gated"
+      ? memberGateLocations(settings.memberGate!, down)
     : [
         "    location ~ ^/app(/|$) {",
         ...forwarding("      "),
@@ -225,7 +250,7 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, names: readonl
     '      proxy_set_header X-Forwarded-Prefix "";',
     `      proxy_pass http://${NODE_UPSTREAM};`,
     "    }",
-    ...(names && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
+    ...(server.kind === "gated" && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
     ...app,
     ...(sites ? siteLocationsAfterApp() : []),
     ...(settings.appPages ? appPagesLocations(settings.appPages) : []),
@@ -253,8 +278,11 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
   const served = nginxServedApps(routes, settings);
   const hosts = hostsOf(served.filter((app) => !app.gated), routes);
   if (settings.appPages) for (const host of appDownHosts(routes)) hosts.push([host, APP_DOWN_UPSTREAM]);
-  const gatedHosts = hostsOf(served.filter((app) => app.gated), routes);
+  const gatedHosts = settings.memberGate ? hostsOf(served.filter((app) => app.gated), routes) : [];
+  const gated = new Set(gatedHosts.map(([host]) => host));
+  const siteNames = settings.sites ? siteHosts(routes).map(([host]) => host).filter((host) => !gated.has(host)) : [];
   const listen = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]:${settings.listen.port}` : `${settings.listen.hostname}:${settings.listen.port}`;
+  const server = (kind: "sites" | "gated", names: string[]) => (names.length ? serverBlock(settings, listen, { kind, names }).map((line) => line.slice(2)) : []);
   return [
     ...(settings.sites ? siteHostMap(routes) : []),
     `# Route table version ${routes.version}: ${served.length} app${served.length === 1 ? "" : "s"} served by nginx directly.`,
@@ -277,8 +305,9 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
     ]),
     ...(settings.appPages ? appPagesRoutes(settings.appPages, routes) : []),
     ...(settings.memberGate ? memberGateRoutes(settings.memberGate, gatedHosts) : []),
+    ...server("sites", siteNames),
     // Members-only apps' hosts get a server of their own, whose /app asks the gate first: no `if`.
-    ...(settings.memberGate && gatedHosts.length ? serverBlock(settings, listen, gatedHosts.map(([host]) => host)).map((line) => line.slice(2)) : []),
+    ...server("gated", [...gated]),
     "",
   ].join("\n");
 }

@@ -50,11 +50,42 @@ describe.runIf(nginxHere)("nginx configuration with published sites", () => {
     expect(files["routes.conf"]).toContain('"lumen.dev" lumen;');
     // A domain of a site without files goes to Reposite.
     expect(files["routes.conf"]).not.toContain("other");
-    // Its `if`s (one per files location) only send a request on (`return`), never in the proxied /app/ location.
-    expect(files["nginx.conf"]!.match(/\bif\s*\(/g)).toHaveLength(2);
-    expect(files["nginx.conf"]!.slice(files["nginx.conf"]!.indexOf("location ~ ^/app"))).not.toMatch(/\bif\s*\(/);
-    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-    const { stderr } = await run("nginx", ["-t", "-p", dir, "-c", join(dir, "nginx.conf")]);
-    expect(stderr).toContain("test is successful");
+    // The sites' hosts have a server of their own; the default one (any other host) sends all but /app to Reposite.
+    expect(files["routes.conf"]).toContain('server_name "lumen.sites.example.com" "lumen.dev";');
+    const defaultServer = files["nginx.conf"]!.slice(files["nginx.conf"]!.indexOf("  server {"));
+    expect(defaultServer).not.toContain("try_files");
+    // No `if` anywhere: a method is told by limit_except, a site by the server's name.
+    expect(Object.values(files).join("\n")).not.toMatch(/\bif\s*\(/);
+    await nginxAccepts(dir, files);
+  });
+
+  it("is accepted by nginx with host names up to DNS's 253 characters, and with 20,000 sites", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "reposite-edge-sites-conf-"));
+    dirs.push(dir);
+    await mkdir(join(dir, "tmp"), { recursive: true });
+    // nginx's default hash buckets (64 bytes) hold names of about 40 characters: a 60-character slug
+    // under this sites domain, or a long custom domain, made every configuration fail `nginx -t`.
+    const longSlug = `a${"b".repeat(58)}c`;
+    const longDomain = `${"d".repeat(63)}.${"e".repeat(63)}.${"f".repeat(63)}.${"g".repeat(53)}.example`;
+    expect(longDomain).toHaveLength(253);
+    const many = Array.from({ length: 20_000 }, (_, i) => `site-${i}`);
+    const target = { host: "127.0.0.1", port: 18090 };
+    const longRoutes: EdgeRoutes = {
+      version: 4,
+      sitesDomain: "sites.example.com",
+      apps: [{ siteId: "site_long", slug: longSlug, target, gated: false }],
+      domains: [{ domain: longDomain, slug: longSlug }],
+      sites: [longSlug, ...many].sort(),
+    };
+    const files = nginxEdgeConfig(longRoutes, { listen: { hostname: "127.0.0.1", port: 18080 }, node: { host: "127.0.0.1", port: 18081 }, dir, trustProxy: false, shutdownSeconds: 7, sites: { dir: join(dir, "sites"), brotliModule: null, visitsLog: null } });
+    expect(files["routes.conf"]).toContain(`"${longDomain}" ${longSlug};`);
+    await nginxAccepts(dir, files);
   });
 });
+
+async function nginxAccepts(dir: string, files: Record<string, string>) {
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const { stderr } = await run("nginx", ["-t", "-p", dir, "-c", join(dir, "nginx.conf")]);
+  expect(stderr).toContain("test is successful");
+  expect(stderr).not.toContain("[warn]");
+}
