@@ -220,5 +220,5 @@ export { nginxEdgeConfig, nginxServedApps, appUpstream, NODE_UPSTREAM, SWARM_RES
 export type { NginxMemberGateSettings } from "./edge/nginx-member-gate.js";
 export type { NginxAppPagesSettings } from "./edge/nginx-app-pages.js";
 export { edgeFileName, EDGE_FILE_TYPES, EDGE_NOT_FOUND_FILE } from "./edge/edge-site-files.js";
-export type { NginxSiteSettings } from "./edge/nginx-site-config.js";
+export { siteHosts, siteHostsDir, type NginxSiteSettings } from "./edge/nginx-site-config.js";
 export type { NginxTlsSettings } from "./edge/nginx-tls.js";

@@ -3,7 +3,7 @@ import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
 import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
 import { appCookies, forwarding, forwardingHttp } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
-import { siteHostMap, siteHosts, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
+import { siteHosts, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
 
 /** What the generated nginx configuration needs besides the routes. */
@@ -284,7 +284,6 @@ function routesConfig(routes: EdgeRoutes, settings: NginxEdgeSettings): string {
   const listen = settings.listen.hostname.includes(":") ? `[${settings.listen.hostname}]:${settings.listen.port}` : `${settings.listen.hostname}:${settings.listen.port}`;
   const server = (kind: "sites" | "gated", names: string[]) => (names.length ? serverBlock(settings, listen, { kind, names }).map((line) => line.slice(2)) : []);
   return [
-    ...(settings.sites ? siteHostMap(routes) : []),
     `# Route table version ${routes.version}: ${served.length} app${served.length === 1 ? "" : "s"} served by nginx directly.`,
     "map $reposite_cookie_mark$host $reposite_upstream {",
     `  default ${NODE_UPSTREAM};`,

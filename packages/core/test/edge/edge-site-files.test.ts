@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { edgeFileName, nginxEdgeConfig, type EdgeRoutes } from "../../src/index.js";
+import { edgeFileName, nginxEdgeConfig, siteHosts, type EdgeRoutes } from "../../src/index.js";
 
 const run = promisify(execFile);
 const nginxHere = await run("nginx", ["-v"]).then(() => true, () => false);
@@ -46,12 +46,12 @@ describe.runIf(nginxHere)("nginx configuration with published sites", () => {
     await mkdir(join(dir, "tmp"), { recursive: true });
     const brotliModule = await access(BROTLI).then(() => BROTLI, () => null);
     const files = nginxEdgeConfig(routes, { listen: { hostname: "127.0.0.1", port: 18080 }, node: { host: "127.0.0.1", port: 18081 }, dir, trustProxy: false, shutdownSeconds: 7, sites: { dir: join(dir, "sites"), brotliModule, visitsLog: join(dir, "visits.log") } });
-    expect(files["routes.conf"]).toContain('"lumen.sites.example.com" lumen;');
-    expect(files["routes.conf"]).toContain('"lumen.dev" lumen;');
-    // A domain of a site without files goes to Reposite.
-    expect(files["routes.conf"]).not.toContain("other");
-    // The sites' hosts have a server of their own; the default one (any other host) sends all but /app to Reposite.
+    // The hosts of sites on disk have a server of their own, whose files nginx finds by host (their links: siteHosts);
+    // a domain of a site without files, and any other host, reach the default server, which sends all but /app to Reposite.
+    expect(siteHosts(routes)).toEqual([["lumen.sites.example.com", "lumen"], ["lumen.dev", "lumen"]]);
     expect(files["routes.conf"]).toContain('server_name "lumen.sites.example.com" "lumen.dev";');
+    expect(files["routes.conf"]).not.toContain("other");
+    expect(files["routes.conf"]).toContain(`root ${join(dir, "hosts")};`);
     const defaultServer = files["nginx.conf"]!.slice(files["nginx.conf"]!.indexOf("  server {"));
     expect(defaultServer).not.toContain("try_files");
     // No `if` anywhere: a method is told by limit_except, a site by the server's name.
@@ -78,7 +78,7 @@ describe.runIf(nginxHere)("nginx configuration with published sites", () => {
       sites: [longSlug, ...many].sort(),
     };
     const files = nginxEdgeConfig(longRoutes, { listen: { hostname: "127.0.0.1", port: 18080 }, node: { host: "127.0.0.1", port: 18081 }, dir, trustProxy: false, shutdownSeconds: 7, sites: { dir: join(dir, "sites"), brotliModule: null, visitsLog: null } });
-    expect(files["routes.conf"]).toContain(`"${longDomain}" ${longSlug};`);
+    expect(files["routes.conf"]).toContain(`"${longDomain}"`);
     await nginxAccepts(dir, files);
   });
 });

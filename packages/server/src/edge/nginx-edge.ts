@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { nginxEdgeConfig, nginxServedApps, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type NodeSocket, type Reposite } from "@reposite/core";
+import { nginxEdgeConfig, nginxServedApps, siteHosts, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type NodeSocket, type Reposite } from "@reposite/core";
 import { startEdgeCertificates, type CertificateSource, type EdgeCertificates } from "./edge-certificates.js";
 import { startEdgeSites, type EdgeSites } from "./edge-sites.js";
 import { startEdgeAppPages, type EdgeAppPages } from "./app-pages-files.js";
@@ -8,6 +8,7 @@ import { NO_ANSWER_RETRY_AFTER, notRunningRetryAfter } from "../app-proxy/app-pa
 import { SITE_PAGE_HEADERS } from "../site-runtime/dynamic/site-pages.js";
 import { startMemberGate, type MemberGateDecision, type MemberGateListener } from "./member-gate.js";
 import { startVisitLog, type VisitLog } from "./visit-log.js";
+import { siteHostLinks, type SiteHostLinks } from "./site-host-links.js";
 import { hostNginx, type NginxProcess, type NginxRunner } from "./nginx-process.js";
 import { createServedRoutes } from "./served-routes.js";
 
@@ -63,6 +64,8 @@ export interface NginxEdge {
   sitesSettled(): Promise<void>;
   /** Built-in ACME stored or dropped a name's certificate: its files for nginx follow. */
   certificateChanged(name: string): void;
+  /** The slug whose files nginx serves at a host (the visit log names hosts). */
+  slugOfHost(host: string): string | undefined;
   /** Stops following the table and stops nginx gracefully (bounded by `shutdownMs`). */
   close(): Promise<void>;
 }
@@ -97,12 +100,16 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     const sitesDir = join(dir, "sites");
     await mkdir(sitesDir, { recursive: true });
     const brotliModule = await runner.brotliStatic();
-    visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (slug) => sites?.siteIdOf(slug));
+    visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (host) => {
+      const slug = hostLinks?.slugOf(host);
+      return slug ? sites?.siteIdOf(slug) : undefined;
+    });
     sites = await startEdgeSites(options.reposite, table, { dir: sitesDir, brotli: brotliModule !== null });
     siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
   } else if (options.siteFiles) {
     siteSettings = options.siteFiles;
   }
+  const hostLinks: SiteHostLinks | undefined = siteSettings ? siteHostLinks(siteSettings.dir) : undefined;
   const user = siteSettings || runner.inContainer ? await runner.workerUser(dirname(dir)) : undefined;
   // nginx in a container reaches no listener on this machine's loopback: the gate then listens on a
   // socket beside Node's, in the folder bind-mounted into the container.
@@ -147,6 +154,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let count = 0;
   /** Writes, tests and moves the configuration in; false when nothing changed or nginx refused it. */
   const write = async (routes: EdgeRoutes): Promise<boolean> => {
+    // Before the text is compared: a custom domain moved to another site changes a link, not the text.
+    await hostLinks?.sync(siteHosts(routes));
     const files = nginxEdgeConfig(routes, settings);
     const text = files["nginx.conf"]! + files["routes.conf"]!;
     if (text === last) return false;
@@ -238,6 +247,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     description: `nginx (${version}) on ${options.listen.hostname}:${options.listen.port} in front of Reposite on ${"socket" in options.node ? options.node.socket : key(options.node)}; configuration in ${dir}`,
     applied: () => count,
     certificateChanged: (name) => certificateFiles?.changed(name),
+    slugOfHost: (host) => hostLinks?.slugOf(host),
     version: () => servedVersion,
     sitesSettled: async () => {
       await sites?.settled();

@@ -12,24 +12,24 @@ const TRUNCATE_AT = 4 * 1024 * 1024;
 
 /**
  * Counts the pages nginx served from files, as the Node runtime counts the ones it serves: nginx
- * logs each file it answered (`log_format reposite_visits`: status, slug, method, URI, user
+ * logs each file it answered (`log_format reposite_visits`: status, host, method, URI, user
  * agent) to `path`, buffered (`buffer=64k flush=1s`: one write per many requests; a syslog
  * datagram per request cost nearly half of nginx's throughput), and each line goes to the same
  * `VisitCounter`, which leaves out bots and non-pages; only 200s and 304s are views. No request reaches Node per page. Lines are
  * read every `everyMs`, and once more at `close` (after nginx stopped and wrote its buffers).
  * Lines nginx writes between the last read and an emptying are lost: a page-view counter, not a ledger.
  */
-export async function startVisitLog(path: string, visits: Pick<VisitCounter, "count">, siteIdOf: (slug: string) => string | undefined, everyMs = 1_000): Promise<VisitLog> {
+export async function startVisitLog(path: string, visits: Pick<VisitCounter, "count">, siteIdOf: (host: string) => string | undefined, everyMs = 1_000): Promise<VisitLog> {
   await writeFile(path, "");
   let offset = 0;
   let rest = "";
   let reading: Promise<void> = Promise.resolve();
 
   const countLine = (line: string, times: number) => {
-    const [status, slug = "", method = "", uri = "", ...agent] = line.split(" ");
+    const [status, host = "", method = "", uri = "", ...agent] = line.split(" ");
     // A page view is a file served: 200, or 304 for a revisit.
     if (status !== "200" && status !== "304") return;
-    const siteId = siteIdOf(slug);
+    const siteId = siteIdOf(host);
     if (!siteId) return;
     const query = uri.indexOf("?");
     const userAgent = agent.join(" ").trim();

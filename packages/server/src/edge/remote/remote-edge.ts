@@ -83,7 +83,12 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
   const client = new FeedClient(options.controlPlanes, options.token);
   const shipper: VisitShipper = startVisitShipper(client);
   const brotliModule = await findBrotliStatic();
-  const visitLog: VisitLog = await startVisitLog(join(dir, "visits.log"), shipper, (slug) => state.sites[slug]?.siteId);
+  // nginx logs visits by host; the edge knows which site each host's files are (set just below).
+  let nginx: NginxEdge | undefined;
+  const visitLog: VisitLog = await startVisitLog(join(dir, "visits.log"), shipper, (host) => {
+    const slug = nginx?.slugOfHost(host);
+    return slug ? state.sites[slug]?.siteId : undefined;
+  });
 
   // The route source the supervisor follows: the table of the last feed applied.
   let routes: EdgeRoutes = state.routes;
@@ -98,7 +103,6 @@ export async function startRemoteEdge(options: RemoteEdgeOptions): Promise<Remot
     siteOnDisk: () => undefined,
   };
   const [node, ...moreNodes] = options.controlPlanes.map(targetOf);
-  let nginx: NginxEdge;
   try {
     nginx = await startNginxEdge({
       dir,
