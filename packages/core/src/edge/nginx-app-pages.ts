@@ -61,7 +61,7 @@ export function appPagesRoutes(pages: NginxAppPagesSettings, routes: EdgeRoutes)
 export const appDownHosts = (routes: EdgeRoutes): string[] => hostsOf(appsDown(routes), routes).map(([host]) => host);
 
 /** A server's locations that answer the pages, by the upstream nginx met (`error_page 502 503 = @reposite_app_down` in `/app`). */
-export function appPagesLocations(pages: NginxAppPagesSettings): string[] {
+export function appPagesLocations(pages: NginxAppPagesSettings, proto: string): string[] {
   const headers = Object.entries(pages.headers).filter(([name]) => name.toLowerCase() !== "content-type");
   const contentType = Object.entries(pages.headers).find(([name]) => name.toLowerCase() === "content-type")?.[1] ?? "text/html";
   const page = (code: number, retry: string) => [
@@ -91,7 +91,7 @@ export function appPagesLocations(pages: NginxAppPagesSettings): string[] {
     ...page(502, String(pages.retryAfterNoAnswer)),
     // A page not written yet: Reposite answers the request as the visitor sent it.
     "    location @reposite_app_page_missing {",
-    ...forwarding("      "),
+    ...forwarding("      ", proto),
     '      proxy_set_header X-Forwarded-Prefix "";',
     "      proxy_pass http://reposite_node$request_uri;",
     "    }",

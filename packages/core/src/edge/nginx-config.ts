@@ -1,7 +1,7 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { EdgeApp, EdgeRoutes } from "./edge-routes.js";
 import { appDownHosts, appPagesHttp, appPagesLocations, appPagesRoutes, APP_DOWN_UPSTREAM, type NginxAppPagesSettings } from "./nginx-app-pages.js";
-import { appCookies, forwarding, forwardingHttp } from "./nginx-forwarding.js";
+import { appCookies, appLocations, forwardedProto, forwarding, forwardingHttp } from "./nginx-forwarding.js";
 import { memberGateHttp, memberGateLocations, memberGateRoutes, type NginxMemberGateSettings } from "./nginx-member-gate.js";
 import { siteHosts, siteHttp, siteLocations, siteLocationsAfterApp, siteModules, type NginxSiteSettings } from "./nginx-site-config.js";
 import { acmeChallengeLocation, tlsHttp, tlsListen, type NginxTlsSettings } from "./nginx-tls.js";
@@ -139,7 +139,7 @@ function mainConfig(settings: NginxEdgeSettings, routes: EdgeRoutes): string {
     : [];
   const proto = settings.trustProxy
     ? ["  map $http_x_forwarded_proto $reposite_proto {", "    default $scheme;", '    "~*^\\s*https\\b" https;', '    "~*^\\s*http\\b" http;', "  }"]
-    : ["  map $scheme $reposite_proto {", "    default $scheme;", "  }"];
+    : [];
   const sites = settings.sites;
   return [
     "# Written by Reposite (REPOSITE_EDGE=nginx); overwritten on every change of routes.",
@@ -222,38 +222,37 @@ function serverBlock(settings: NginxEdgeSettings, listen: string, server: Server
   // The app's own answers pass as they are (no proxy_intercept_errors).
   // Recursive: the page's own location answers with error_page too, which nginx follows only so.
   const down = settings.appPages ? ["      recursive_error_pages on;", "      error_page 502 503 = @reposite_app_down;"] : [];
+  const proto = forwardedProto(settings.trustProxy);
   const app =
     server.kind === "gated"
-      ? memberGateLocations(settings.memberGate!, down)
-    : [
-        "    location ~ ^/app(/|$) {",
-        ...forwarding("      "),
-        "      proxy_set_header X-Forwarded-Prefix /app;",
-        ...down,
-        // Only Reposite sets who the member is; apps reached here are not members-only.
-        '      proxy_set_header X-Reposite-Member-Id "";',
-        '      proxy_set_header X-Reposite-Member-Email "";',
-        ...appCookies("      "),
-        "      add_header X-Reposite-Edge nginx always;",
-        "      proxy_pass http://$reposite_upstream$reposite_app_path;",
-        "    }",
-      ];
+      ? memberGateLocations(settings.memberGate!, proto, down)
+      : appLocations([
+          ...forwarding("      ", proto),
+          "      proxy_set_header X-Forwarded-Prefix /app;",
+          ...down,
+          // Only Reposite sets who the member is; apps reached here are not members-only.
+          '      proxy_set_header X-Reposite-Member-Id "";',
+          '      proxy_set_header X-Reposite-Member-Email "";',
+          ...appCookies("      "),
+          "      add_header X-Reposite-Edge nginx always;",
+          "      proxy_pass http://$reposite_upstream$reposite_app_path;",
+        ]);
   return [
     "  server {",
     names ? `    listen ${listen};` : `    listen ${listen} default_server;`,
     ...(settings.tls ? [tlsListen(settings.tls, !names)] : []),
     names ? `    server_name ${names.map((name) => `"${name.replace(/["\\]/g, "")}"`).join(" ")};` : "    server_name _;",
-    ...(settings.tls ? acmeChallengeLocation(NODE_UPSTREAM) : []),
+    ...(settings.tls ? acmeChallengeLocation(NODE_UPSTREAM, proto) : []),
     ...(sites ? siteLocations(sites) : []),
     sites ? "    location @reposite_node {" : "    location / {",
-    ...forwarding("      "),
+    ...forwarding("      ", proto),
     '      proxy_set_header X-Forwarded-Prefix "";',
     `      proxy_pass http://${NODE_UPSTREAM};`,
     "    }",
-    ...(server.kind === "gated" && !sites ? ["    location @reposite_node {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
+    ...(server.kind === "gated" && !sites ? ["    location @reposite_node {", ...forwarding("      ", proto), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${NODE_UPSTREAM};`, "    }"] : []),
     ...app,
     ...(sites ? siteLocationsAfterApp() : []),
-    ...(settings.appPages ? appPagesLocations(settings.appPages) : []),
+    ...(settings.appPages ? appPagesLocations(settings.appPages, proto) : []),
     "  }",
   ];
 }

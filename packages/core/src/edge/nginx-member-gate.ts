@@ -1,6 +1,6 @@
 import type { AppTarget } from "../hosting/app-routes.js";
 import type { NodeSocket } from "./nginx-config.js";
-import { appCookies, forwarding } from "./nginx-forwarding.js";
+import { appCookies, appLocations, forwarding } from "./nginx-forwarding.js";
 
 /**
  * Members-only apps (`auth_redirect_to_app`) served by nginx: each `/app/` request first asks
@@ -83,27 +83,27 @@ export function memberGateRoutes(gate: NginxMemberGateSettings, hosts: readonly 
   ];
 }
 
-/** The gated server's `/app` location and the internal location that asks the gate. */
-export function memberGateLocations(gate: NginxMemberGateSettings, appExtra: readonly string[] = []): string[] {
+/** The gated server's `/app` locations and the internal location that asks the gate. */
+export function memberGateLocations(gate: NginxMemberGateSettings, proto: string, appExtra: readonly string[] = []): string[] {
   const seconds = Math.max(1, Math.round(gate.cacheSeconds));
   return [
-    "    location ~ ^/app(/|$) {",
-    `      auth_request ${GATE_URI};`,
-    "      auth_request_set $reposite_member_id $upstream_http_x_reposite_member_id;",
-    "      auth_request_set $reposite_member_email $upstream_http_x_reposite_member_email;",
-    // Not let in: Reposite answers the whole request (redirect to sign in, or its 401 page).
-    "      error_page 401 = @reposite_node;",
-    ...appExtra,
-    ...forwarding("      "),
-    "      proxy_set_header X-Forwarded-Prefix /app;",
-    // Set from the gate's answer only: the visitor's own copies never pass.
-    "      proxy_set_header X-Reposite-Member-Id $reposite_member_id;",
-    "      proxy_set_header X-Reposite-Member-Email $reposite_member_email;",
-    "      proxy_set_header Cookie $reposite_gated_cookie;",
-    ...appCookies("      "),
-    "      add_header X-Reposite-Edge nginx always;",
-    "      proxy_pass http://$reposite_gated_upstream$reposite_gated_path;",
-    "    }",
+    ...appLocations([
+      `      auth_request ${GATE_URI};`,
+      "      auth_request_set $reposite_member_id $upstream_http_x_reposite_member_id;",
+      "      auth_request_set $reposite_member_email $upstream_http_x_reposite_member_email;",
+      // Not let in: Reposite answers the whole request (redirect to sign in, or its 401 page).
+      "      error_page 401 = @reposite_node;",
+      ...appExtra,
+      ...forwarding("      ", proto),
+      "      proxy_set_header X-Forwarded-Prefix /app;",
+      // Set from the gate's answer only: the visitor's own copies never pass.
+      "      proxy_set_header X-Reposite-Member-Id $reposite_member_id;",
+      "      proxy_set_header X-Reposite-Member-Email $reposite_member_email;",
+      "      proxy_set_header Cookie $reposite_gated_cookie;",
+      ...appCookies("      "),
+      "      add_header X-Reposite-Edge nginx always;",
+      "      proxy_pass http://$reposite_gated_upstream$reposite_gated_path;",
+    ]),
     `    location = ${GATE_URI} {`,
     "      internal;",
     "      proxy_pass_request_body off;",

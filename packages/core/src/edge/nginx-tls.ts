@@ -34,6 +34,6 @@ export const tlsListen = (tls: NginxTlsSettings, isDefault: boolean) => `    lis
  * The CA's HTTP-01 requests go to Reposite, which answers them from memory: before a site's files
  * or an app, whatever the host.
  */
-export function acmeChallengeLocation(nodeUpstream: string): string[] {
-  return ["    location ^~ /.well-known/acme-challenge/ {", ...forwarding("      "), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${nodeUpstream};`, "    }"];
+export function acmeChallengeLocation(nodeUpstream: string, proto: string): string[] {
+  return ["    location ^~ /.well-known/acme-challenge/ {", ...forwarding("      ", proto), '      proxy_set_header X-Forwarded-Prefix "";', `      proxy_pass http://${nodeUpstream};`, "    }"];
 }

@@ -174,7 +174,7 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
     const conf = nginxEdgeConfig(routes, settingsIn("/srv/edge"))["nginx.conf"]!;
     for (const line of [
       "proxy_set_header X-Forwarded-For $remote_addr;",
-      "proxy_set_header X-Forwarded-Proto $reposite_proto;",
+      "proxy_set_header X-Forwarded-Proto $scheme;",
       "proxy_set_header X-Forwarded-Host $http_host;",
       "proxy_set_header X-Forwarded-Prefix /app;",
       'proxy_set_header Forwarded "";',
@@ -191,10 +191,18 @@ describe("nginx configuration of the edge (nginxEdgeConfig)", () => {
       expect(conf).toContain(line);
     }
     expect(conf).not.toMatch(/\bif\s*\(/);
-    // Both locations carry the forwarding headers (a location's own proxy_set_header inherits none).
-    expect(conf.match(/X-Forwarded-For \$remote_addr/g)).toHaveLength(2);
+    // Every location carries the forwarding headers (a location's own proxy_set_header inherits none):
+    // Reposite's, and `/app` and `/app/`, prefix locations (no regular expression to test per request).
+    expect(conf.match(/X-Forwarded-For \$remote_addr/g)).toHaveLength(3);
+    expect(conf).toContain("location = /app {");
+    expect(conf).toContain("location ^~ /app/ {");
+    expect(conf).not.toMatch(/location ~/);
     expect(conf).not.toContain("real_ip_header");
-    expect(nginxEdgeConfig(routes, { ...settingsIn("/srv/edge"), trustProxy: true })["nginx.conf"]).toContain("real_ip_header X-Forwarded-For;");
+    // Behind a trusted proxy, its client address and scheme.
+    const trusted = nginxEdgeConfig(routes, { ...settingsIn("/srv/edge"), trustProxy: true })["nginx.conf"]!;
+    expect(trusted).toContain("real_ip_header X-Forwarded-For;");
+    expect(trusted).toContain("proxy_set_header X-Forwarded-Proto $reposite_proto;");
+    expect(trusted).toContain("map $http_x_forwarded_proto $reposite_proto {");
   });
 
   it("is accepted by the real nginx -t", async () => {
