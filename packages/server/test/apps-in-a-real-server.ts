@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, docker, freePort, removeDataDir, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { json } from "./harness.js";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "./server-process.js";
 import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 
 // `reposite serve` in its own process on the real Docker Engine, with apps deployed through its
@@ -130,6 +130,7 @@ export async function startServerWithApps(options: { box?: boolean; env?: Record
       },
       async close() {
         if (server.child.exitCode === null && server.child.signalCode === null) await server.kill();
+        await stopLeftNginx(dataDir);
         await github.close();
         await removeLabelled(RUN_LABEL, run);
         await removeDataDir(dataDir);
@@ -137,6 +138,7 @@ export async function startServerWithApps(options: { box?: boolean; env?: Record
     };
   } catch (error) {
     await server.kill();
+    await stopLeftNginx(dataDir);
     await github.close();
     await removeLabelled(RUN_LABEL, run);
     await removeDataDir(dataDir);

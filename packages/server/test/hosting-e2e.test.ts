@@ -9,7 +9,7 @@ import { buildLocalBaseImages, docker, dockerForTests, freePort, removeDataDir, 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { json } from "./harness.js";
-import { startServerProcess, type ServerProcess } from "./server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "./server-process.js";
 import { DEPLOYMENT_ROUTES } from "./deployment-routes.js";
 import { WEBSOCKET_ECHO_JS } from "./websocket-echo-source.js";
 
@@ -175,16 +175,8 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
   });
 
   /** With nginx in front, a server killed with -9 leaves its nginx serving on PORT: it is stopped (by its pid file) before the next start. */
-  const stopLeftNginx = async () => {
-    const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
-    if (!pid) return;
-    await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true)) return;
-    }
-  };
   const restartAfterKill = async () => {
-    if (shape === "nginx") await stopLeftNginx();
+    if (shape === "nginx") await stopLeftNginx(dataDir);
     server = await startServerProcess(port, env());
   };
 
@@ -337,7 +329,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
 
   afterAll(async () => {
     await server?.kill();
-    if (shape === "nginx" && dataDir) await stopLeftNginx();
+    if (shape === "nginx" && dataDir) await stopLeftNginx(dataDir);
     await github?.close();
     await removeEverything();
     const left = await Promise.all(

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** The built CLI, run as an operator runs it (npm test builds it first). */
@@ -63,3 +64,24 @@ export async function startServerProcess(port: number, env: Record<string, strin
 }
 
 export { getWithHost } from "@reposite/test-support";
+
+/**
+ * Stops the nginx a killed server (or edge) left running with `dataDir` (REPOSITE_EDGE=nginx: nginx
+ * outlives a kill -9 of its parent, as it should), by its pid file, and waits until it is gone.
+ */
+export async function stopLeftNginx(dataDir: string): Promise<void> {
+  const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
+  if (!pid || !alive(pid)) return;
+  process.kill(pid, "SIGQUIT");
+  for (const deadline = Date.now() + 10_000; alive(pid) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (alive(pid)) process.kill(pid, "SIGKILL");
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

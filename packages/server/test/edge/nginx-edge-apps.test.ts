@@ -9,7 +9,7 @@ import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startF
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
 
 // `reposite serve` with REPOSITE_EDGE=nginx, in its own process, on the real Docker Engine and the
 // machine's nginx: a members-only app (`auth_redirect_to_app`) is served by nginx itself, which
@@ -151,8 +151,7 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx serves members-only app
 
   afterAll(async () => {
     if (server && server.child.exitCode === null && server.child.signalCode === null) await server.kill();
-    const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
-    if (pid) await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
+    if (dataDir) await stopLeftNginx(dataDir);
     await github?.close();
     await removeLabelled(RUN_LABEL, run);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { createReposite, ProjectStore } from "@reposite/core";
 import { freePort, startFakeGitHub, type FakeGitHub } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REPOS, json } from "../harness.js";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
 
 // `reposite serve` with REPOSITE_EDGE=nginx, in its own process, with the machine's nginx: a
 // published site's files are written under <dataDir>/edge/sites and nginx serves them itself,
@@ -110,8 +110,7 @@ describe.runIf(nginxHere)("REPOSITE_EDGE=nginx serves published sites from files
     await plain?.kill();
     if (server && server.child.exitCode === null && server.child.signalCode === null) await server.kill();
     // An nginx left behind by a killed server (the kill -9 case) is stopped by its pid.
-    const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
-    if (pid) await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
+    if (dataDir) await stopLeftNginx(dataDir);
     await github?.close();
     for (const dir of [dataDir, plainDir]) if (dir) await rm(dir, { recursive: true, force: true });
   }, 30_000);
@@ -270,11 +269,7 @@ describe.runIf(nginxHere)("REPOSITE_EDGE=nginx serves published sites from files
     const text = decoded(await get(port, host, "/", { "accept-encoding": "br" })).toString();
     expect(["Third launch", "Fourth launch"].filter((words) => text.includes(words))).toHaveLength(1);
     expect(text.endsWith("</html>")).toBe(true);
-    const pid = Number(await readFile(join(dataDir, "edge", "nginx.pid"), "utf8"));
-    await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      if (await get(port, host, "/").then(() => false, () => true)) break;
-    }
+    await stopLeftNginx(dataDir);
     server = await startServerProcess(port, env());
     await servedByNginx("Fourth launch");
     expect((await readdir(siteDir())).filter((entry) => entry.startsWith("v")).length).toBeLessThanOrEqual(2);

@@ -9,7 +9,7 @@ import { createReposite, ProjectStore } from "@reposite/core";
 import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
 import { startEdgeProcess, type EdgeProcess } from "./edge-test-tools.js";
 
 // `reposite edge` on its own: a control plane (`reposite serve` with REPOSITE_EDGE_TOKEN) and edges
@@ -65,11 +65,6 @@ async function startEdge(port: number, dir: string, env: Record<string, string>)
   return { ...(await startEdgeProcess({ PORT: String(port), REPOSITE_DATA_DIR: dir, ...env })), port, dir };
 }
 
-/** Stops an nginx a killed edge left behind (by its pid file). */
-async function stopLeftNginx(dir: string): Promise<void> {
-  const pid = Number(await readFile(join(dir, "edge", "nginx.pid"), "utf8").catch(() => "0"));
-  if (pid) await new Promise((resolve) => execFile("kill", ["-QUIT", String(pid)], resolve));
-}
 
 describe.runIf(engine && nginxHere)("reposite edge, fed by a control plane over HTTP", () => {
   const run = `remote-edge-${randomBytes(4).toString("hex")}`;

@@ -7,7 +7,7 @@ import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, dockerForTests, freePort, getWithHost, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
 
 /**
  * A deploy that says `done` is routed already: `/app/` answers from the new container the moment
@@ -102,6 +102,7 @@ describe.each([
 
   afterAll(async () => {
     await server?.kill();
+    if (dataDir) await stopLeftNginx(dataDir);
     await github?.close();
     await removeLabelled(RUN_LABEL, run);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
