@@ -1,4 +1,5 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { nginxEdgeConfig, nginxServedApps, siteHosts, type AppRoutes, type AppTarget, type DomainTable, type EdgeRoutes, type EdgeRouteTable, type NginxSiteSettings, type NodeSocket, type Reposite } from "@reposite/core";
 import { startEdgeCertificates, type CertificateSource, type EdgeCertificates } from "./edge-certificates.js";
@@ -132,7 +133,10 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     }
     tls = { listen: runner.seat(options.tls.listen), certsDir };
   }
-  const settings = { tls, listen: runner.seat(options.listen), node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings };
+  // One worker per CPU this process may run on: nginx 1.22's `auto` counts every CPU of the machine,
+  // so on a CPU set (taskset, a container's cpuset) its extra workers took turns on the same CPUs.
+  const workers = availableParallelism();
+  const settings = { tls, listen: runner.seat(options.listen), node: options.node, moreNodes: options.moreNodes, dir, trustProxy: options.trustProxy, shutdownSeconds: options.shutdownMs / 1000, sites: siteSettings, user, memberGate, appPages: appPageSettings, workers };
   const directTargets = (routes: EdgeRoutes) => nginxServedApps(routes, settings).map((app) => app.target!);
   // The networks nginx reaches apps on (Swarm overlays), joined one change at a time.
   let joining: Promise<void> = Promise.resolve();
