@@ -174,7 +174,7 @@ describe.skipIf(!engine.available).each(SHAPES)("app hosting end to end (edge: %
     ...(shape === "nginx" ? { REPOSITE_EDGE: "nginx" } : {}),
   });
 
-  /** With nginx in front, a server killed with -9 leaves its nginx serving on PORT: it is stopped (by its pid file) before the next start. */
+  /** With nginx in front, a server killed with -9 leaves its nginx serving on PORT: it is stopped before the next start. */
   const restartAfterKill = async () => {
     if (shape === "nginx") await stopLeftNginx(dataDir);
     server = await startServerProcess(port, env());

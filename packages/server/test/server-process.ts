@@ -85,3 +85,15 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+/**
+ * `fetch`, for tests that talk to a server behind nginx: nginx's old workers close idle keep-alive
+ * connections at a reload, and a GET sent on one as it closes is asked again on a new connection,
+ * as browsers do. Other methods are not repeated.
+ */
+export async function fetchThroughReloads(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, init).catch((error: unknown) => {
+    if ((init.method ?? "GET") === "GET" && (error as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET") return fetch(url, init);
+    throw error;
+  });
+}

@@ -46,7 +46,7 @@ export const siteModules = (sites: NginxSiteSettings | undefined): string[] => (
 export function siteHttp(sites: NginxSiteSettings): string[] {
   const texts = Object.keys(EDGE_FILE_TYPES).filter((ext) => isCompressible(EDGE_FILE_TYPES[ext]!));
   const images = Object.keys(EDGE_FILE_TYPES).filter((ext) => EDGE_FILE_TYPES[ext]!.startsWith("image/") && ext !== "svg");
-  // A file's $uri, once try_files found it, is `/<slug>/current/<folder>/…` (see fileServing).
+  // A file's $uri, once try_files found it, is `/<host>/current/<folder>/…` (see fileServing).
   const inFolder = (folders: string) => `^/[^/]+/current/${folders}/`;
   return [
     // Headers of a file other than a page, by its folder and extension.
@@ -176,4 +176,3 @@ export function siteHosts(routes: EdgeRoutes): [host: string, slug: string][] {
   for (const { domain, slug } of routes.domains) if (onDisk.has(slug)) hosts.push([domain, slug]);
   return hosts;
 }
-

@@ -91,6 +91,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
   let sites: EdgeSites | undefined;
   let visitLog: VisitLog | undefined;
   let siteSettings;
+  /** nginx finds a site's files by host through these links; the visits log names hosts. */
+  let hostLinks: SiteHostLinks | undefined;
   let appPages: EdgeAppPages | undefined;
   let appPageSettings;
   if (options.reposite) {
@@ -101,6 +103,7 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     const sitesDir = join(dir, "sites");
     await mkdir(sitesDir, { recursive: true });
     const brotliModule = await runner.brotliStatic();
+    hostLinks = siteHostLinks(sitesDir);
     visitLog = await startVisitLog(join(dir, "visits.log"), options.reposite.visits, (host) => {
       const slug = hostLinks?.slugOf(host);
       return slug ? sites?.siteIdOf(slug) : undefined;
@@ -109,8 +112,8 @@ export async function startNginxEdge(options: NginxEdgeOptions): Promise<NginxEd
     siteSettings = { dir: sitesDir, brotliModule, visitsLog: visitLog.path };
   } else if (options.siteFiles) {
     siteSettings = options.siteFiles;
+    hostLinks = siteHostLinks(options.siteFiles.dir);
   }
-  const hostLinks: SiteHostLinks | undefined = siteSettings ? siteHostLinks(siteSettings.dir) : undefined;
   const user = siteSettings || runner.inContainer ? await runner.workerUser(dirname(dir)) : undefined;
   // nginx in a container reaches no listener on this machine's loopback: the gate then listens on a
   // socket beside Node's, in the folder bind-mounted into the container.

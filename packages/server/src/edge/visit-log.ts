@@ -15,8 +15,9 @@ const TRUNCATE_AT = 4 * 1024 * 1024;
  * logs each file it answered (`log_format reposite_visits`: status, host, method, URI, user
  * agent) to `path`, buffered (`buffer=64k flush=1s`: one write per many requests; a syslog
  * datagram per request cost nearly half of nginx's throughput), and each line goes to the same
- * `VisitCounter`, which leaves out bots and non-pages; only 200s and 304s are views. No request reaches Node per page. Lines are
- * read every `everyMs`, and once more at `close` (after nginx stopped and wrote its buffers).
+ * `VisitCounter`, which leaves out bots and non-pages; only 200s and 304s are views. No request
+ * reaches Node per page. Lines are read every `everyMs`, and once more at `close` (after nginx
+ * stopped and wrote its buffers).
  * Lines nginx writes between the last read and an emptying are lost: a page-view counter, not a ledger.
  */
 export async function startVisitLog(path: string, visits: Pick<VisitCounter, "count">, siteIdOf: (host: string) => string | undefined, everyMs = 1_000): Promise<VisitLog> {

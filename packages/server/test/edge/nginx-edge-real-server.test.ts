@@ -9,7 +9,7 @@ import { buildLocalBaseImages, dockerAvailable, freePort, removeLabelled, startF
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFrame, rawWebSocket } from "../apps-in-a-real-server.js";
 import { json } from "../harness.js";
-import { startServerProcess, type ServerProcess } from "../server-process.js";
+import { fetchThroughReloads, startServerProcess, type ServerProcess } from "../server-process.js";
 
 // `reposite serve` with REPOSITE_EDGE=nginx, in its own process, on the real Docker Engine and the
 // machine's nginx: an app deployed through the API is served at /app/ by nginx itself.
@@ -68,7 +68,7 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx in a real server proces
   let host: string;
 
   const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    const response = await fetchThroughReloads(`http://127.0.0.1:${port}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
     const text = await response.text();
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
     return JSON.parse(text) as T;
@@ -85,7 +85,8 @@ describe.runIf(engine && nginxHere)("REPOSITE_EDGE=nginx in a real server proces
   /** The app's answer through nginx, once nginx has the route (a reload follows the deploy within a moment); `not` is a container that must not answer. */
   const servedByNginx = async (not = "") => {
     for (const deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      const answer = await get(port, "/app/hello?x=1", { host });
+      // A poll, not the load: a connection refused or reset while nginx reloads is asked again.
+      const answer = await get(port, "/app/hello?x=1", { host }).catch((error: Error) => ({ status: 0, headers: {} as Record<string, string | undefined>, body: error.message }));
       if (answer.headers["x-reposite-edge"] === "nginx" && answer.status === 200 && JSON.parse(answer.body).version !== not) return JSON.parse(answer.body).version as string;
       if (Date.now() > deadline) throw new Error(`nginx did not serve a new container: ${answer.status} ${answer.body.slice(0, 200)}`);
     }

@@ -65,7 +65,6 @@ async function startEdge(port: number, dir: string, env: Record<string, string>)
   return { ...(await startEdgeProcess({ PORT: String(port), REPOSITE_DATA_DIR: dir, ...env })), port, dir };
 }
 
-
 describe.runIf(engine && nginxHere)("reposite edge, fed by a control plane over HTTP", () => {
   const run = `remote-edge-${randomBytes(4).toString("hex")}`;
   const edgeToken = randomBytes(24).toString("hex");

@@ -7,7 +7,7 @@ import { createReposite } from "@reposite/core";
 import { buildLocalBaseImages, dockerForTests, freePort, getWithHost, removeLabelled, startFakeGitHub, type FakeGitHub, type FakeRepo } from "@reposite/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json } from "../harness.js";
-import { startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
+import { fetchThroughReloads, startServerProcess, stopLeftNginx, type ServerProcess } from "../server-process.js";
 
 /**
  * A deploy that says `done` is routed already: `/app/` answers from the new container the moment
@@ -47,13 +47,7 @@ describe.each([
     },
   });
   const api = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
-    const ask = () => fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
-    // nginx's old workers close idle keep-alive connections at a reload; a GET sent on one as it closes
-    // is asked again on a new connection, as browsers do.
-    const response = await ask().catch((error: unknown) => {
-      if ((init.method ?? "GET") === "GET" && (error as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET") return ask();
-      throw error;
-    });
+    const response = await fetchThroughReloads(`http://127.0.0.1:${port}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
     const text = await response.text();
     if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${text}`);
     return (text ? JSON.parse(text) : null) as T;
